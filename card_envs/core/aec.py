@@ -1,0 +1,183 @@
+"""One PettingZoo AEC env for every game engine."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import logger, spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from card_envs.core.game import CardGame
+from card_envs.core.ranking import rank_rewards
+
+RENDER_MODES = ["ansi", "human"]
+
+
+def check_render_mode(render_mode: str | None) -> str | None:
+    if render_mode is not None and render_mode not in RENDER_MODES:
+        raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
+    return render_mode
+
+
+def check_max_steps(max_steps: int | None, game: CardGame) -> int:
+    if max_steps is None:
+        return game.default_max_steps
+    if isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 1:
+        raise ValueError(f"max_steps must be a positive int, got {max_steps!r}")
+    return int(max_steps)
+
+
+class CardGameAECEnv(AECEnv):
+    """AEC env over :attr:`game_class`; subclasses only name the game.
+
+    * agents ``player_0 .. player_{N-1}``; the selected agent is the engine's
+      current decider (during a window that can be a player not on turn);
+    * observation ``{"observation": float32 vector, "action_mask": int8}``;
+      the mask is all zeros for agents that are not selected;
+    * a player who finishes early stays an agent that is never selected; all
+      agents terminate together when the game ends (or truncate at
+      ``max_steps``), and the rank rewards are paid then.
+    """
+
+    game_class: ClassVar[type[CardGame]]
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": RENDER_MODES,
+        "is_parallelizable": False,
+        "render_fps": 1,
+    }
+
+    def __init__(
+        self,
+        num_players: int | None = None,
+        render_mode: str | None = None,
+        max_steps: int | None = None,
+        **rules: Any,
+    ) -> None:
+        super().__init__()
+        self.game = self.game_class.from_rules(num_players, **rules)
+        self.render_mode = check_render_mode(render_mode)
+        self.max_steps = check_max_steps(max_steps, self.game)
+        n = self.game.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
+        layout = self.game.observation_layout
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(layout.low, layout.high, dtype=np.float32),
+                "action_mask": spaces.Box(0, 1, (self.game.num_actions,), dtype=np.int8),
+            }
+        )
+        act_space = spaces.Discrete(self.game.num_actions)
+        # One cached object per agent: seed_test seeds them and expects them to stay.
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: act_space for a in self.possible_agents}
+        self._np_random, _ = seeding.np_random(None)
+        self.num_steps = 0
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # ------------------------------------------------------------------ API
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None:
+            self._np_random, _ = seeding.np_random(seed)
+        self.game.reset(self._np_random)
+        self.num_steps = 0
+        self.agents = self.possible_agents[:]
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos = {a: self._info(a) for a in self.agents}
+        self.agent_selection = self.possible_agents[self.game.current_player]
+
+    def step(self, action: Any) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self.game.step(action)  # raises on an illegal action, changing nothing
+        self.num_steps += 1
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = {a: 0.0 for a in self.agents}
+        if self.game.is_over:
+            self._finish(self.game.ranks, self.terminations)
+        elif self.num_steps >= self.max_steps:
+            self._finish(self.game.truncation_ranks(), self.truncations)
+        else:
+            self.agent_selection = self.possible_agents[self.game.current_player]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        seat = self._seat[agent]
+        selected = self.agents and agent == self.agent_selection and not self._done
+        mask = (
+            self.game.action_mask().copy()
+            if selected
+            else np.zeros(self.game.num_actions, dtype=np.int8)
+        )
+        return {"observation": self.game.observe(seat), "action_mask": mask}
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+            return None
+        text = self.game.render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+    def state_dict(self) -> dict[str, Any]:
+        """The engine's full JSON-able state."""
+        return self.game.state_dict()
+
+    # ------------------------------------------------------------- helpers
+    @property
+    def _done(self) -> bool:
+        return any(self.terminations.values()) or any(self.truncations.values())
+
+    def _finish(self, ranks: list[int] | None, flags: dict[str, bool]) -> None:
+        assert ranks is not None
+        for agent, reward in zip(self.possible_agents, rank_rewards(ranks), strict=True):
+            self.rewards[agent] = reward
+            flags[agent] = True
+            self.infos[agent] = self._info(agent)
+            self.infos[agent]["rank"] = ranks[self._seat[agent]]
+
+    def _info(self, agent: str) -> dict[str, float]:
+        return dict(self.game.player_info(self._seat[agent]))
+
+
+def wrap(env: CardGameAECEnv) -> AECEnv:
+    """The standard wrapping of PettingZoo's classic envs (order checks)."""
+    return wrappers.OrderEnforcingWrapper(env)
+
+
+def aec_env_class(game_class: type[CardGame], env_name: str) -> type[CardGameAECEnv]:
+    """The AEC env class of one game (what PettingZoo calls ``raw_env``)."""
+    metadata = {**CardGameAECEnv.metadata, "name": env_name}
+    doc = f"PettingZoo AEC env of {game_class.__name__}; see CardGameAECEnv for the API."
+    return type("raw_env", (CardGameAECEnv,), {"game_class": game_class, "metadata": metadata, "__doc__": doc})
+
+
+def wrapped_env_factory(raw_env: type[CardGameAECEnv]):
+    """``env(**kwargs)``: the raw env with PettingZoo's standard wrapper."""
+
+    def env(**kwargs: Any) -> AECEnv:
+        return wrap(raw_env(**kwargs))
+
+    env.__doc__ = f"The wrapped {raw_env.metadata['name']} env; kwargs as for raw_env."
+    return env

@@ -1,0 +1,250 @@
+"""The engine interface every game implements: a pure rules engine.
+
+An engine knows nothing of gymnasium or pettingzoo. It holds the full game
+state, says whose decision it is (which may be a player who is not on turn,
+e.g. during a knock or catch window), exposes the int8 mask of legal actions,
+and applies one action at a time. The generic envs in :mod:`card_envs.core`
+turn any engine into a PettingZoo AEC env and a single-agent Gymnasium env.
+"""
+
+from __future__ import annotations
+
+import inspect
+from abc import ABC, abstractmethod
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+import numpy as np
+
+from card_envs.core.layout import ObservationLayout
+from card_envs.core.ranking import ranks_by_key
+
+Seed = int | np.random.Generator | None
+
+
+class IllegalActionError(ValueError):
+    """Raised for an action that is out of range, of the wrong type or masked out.
+
+    The message names the action and the legal choices; the game state is
+    left exactly as it was.
+    """
+
+
+def check_choice(name: str, value: Any, allowed: Iterable[Any]) -> Any:
+    """Return ``value`` if it is one of ``allowed``, else raise ValueError naming both."""
+    allowed = list(allowed)
+    if isinstance(value, bool) != isinstance(allowed[0], bool) or value not in allowed:
+        raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
+    return value
+
+
+class CardGame(ABC):
+    """Base class of a rules engine for one card game.
+
+    Subclasses implement the ``_``-prefixed hooks; the public methods here add
+    the checks (action type, range, mask) so that every game rejects bad input
+    the same way, and cache the mask so the env and the check share one
+    computation per state.
+    """
+
+    #: short name used in registries and ``state_dict()["game"]``
+    name: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    default_players: ClassVar[int]
+    #: step cap used by the envs unless the user passes ``max_steps``
+    default_max_steps: ClassVar[int] = 10_000
+
+    def __init__(self, num_players: int | None = None) -> None:
+        if num_players is None:
+            num_players = self.default_players
+        if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)):
+            raise ValueError(f"num_players must be an int, got {num_players!r}")
+        if not self.min_players <= num_players <= self.max_players:
+            raise ValueError(
+                f"{self.name} is played by {self.min_players} to {self.max_players} players,"
+                f" got num_players={num_players}"
+            )
+        self.num_players = int(num_players)
+        self.rng: np.random.Generator = np.random.default_rng()
+        self._mask: np.ndarray | None = None
+        self._started = False
+
+    @classmethod
+    def from_rules(cls, num_players: int | None = None, **rules: Any) -> CardGame:
+        """Build a game from variant keywords, with ValueError (not TypeError) for unknown ones."""
+        known = [
+            p.name
+            for p in inspect.signature(cls.__init__).parameters.values()
+            if p.kind is p.KEYWORD_ONLY
+        ]
+        unknown = sorted(set(rules) - set(known))
+        if unknown:
+            raise ValueError(f"unknown {cls.name} rule keyword(s) {unknown}; known: {known}")
+        return cls(num_players, **rules)
+
+    # ----------------------------------------------------------- static facts
+    @property
+    @abstractmethod
+    def num_actions(self) -> int:
+        """Size of the Discrete action space."""
+
+    @property
+    @abstractmethod
+    def observation_layout(self) -> ObservationLayout:
+        """Named fields of the observation vector (also documents it)."""
+
+    @property
+    def observation_size(self) -> int:
+        return self.observation_layout.size
+
+    # ------------------------------------------------------------- lifecycle
+    def reset(self, seed: Seed = None) -> None:
+        """Deal a new game; ``seed`` may be an int or a shared generator."""
+        self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        self._mask = None
+        self._started = True
+        self._deal()
+
+    def step(self, action: Any) -> None:
+        """Apply ``action`` for :attr:`current_player`, or raise and change nothing."""
+        action = self.check_action(action)
+        self._mask = None
+        self._apply(action)
+
+    def check_action(self, action: Any) -> int:
+        """Return ``action`` as an int if it is legal now, else raise IllegalActionError."""
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        if self.is_over:
+            raise IllegalActionError(f"the game is over; no action is legal (got {action!r})")
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise IllegalActionError(
+                f"action must be an int, got {action!r} ({type(action).__name__});"
+                f" legal: {self.legal_actions_text()}"
+            )
+        action = int(action)
+        if not 0 <= action < self.num_actions:
+            raise IllegalActionError(
+                f"action {action} is out of range 0..{self.num_actions - 1};"
+                f" legal: {self.legal_actions_text()}"
+            )
+        if not self.action_mask()[action]:
+            raise IllegalActionError(
+                f"action {action} ({self.describe_action(action)}) is not legal for"
+                f" player {self.current_player} in phase {self.phase!r};"
+                f" legal: {self.legal_actions_text()}"
+            )
+        return action
+
+    def action_mask(self) -> np.ndarray:
+        """Int8 mask of the legal actions of :attr:`current_player` (all 0 once over)."""
+        if self._mask is None:
+            if self.is_over:
+                self._mask = np.zeros(self.num_actions, dtype=np.int8)
+            else:
+                self._mask = self._legal_mask()
+        return self._mask
+
+    def legal_actions(self) -> list[int]:
+        return np.flatnonzero(self.action_mask()).tolist()
+
+    def legal_actions_text(self) -> str:
+        return ", ".join(f"{a} ({self.describe_action(a)})" for a in self.legal_actions())
+
+    # ----------------------------------------------------------- game facts
+    @property
+    @abstractmethod
+    def current_player(self) -> int:
+        """Seat that decides now (during a window: not necessarily the one on turn)."""
+
+    @property
+    @abstractmethod
+    def phase(self) -> str:
+        """Name of the decision being asked for, e.g. ``"play"`` or ``"catch"``."""
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool:
+        """True once the game has ended by its rules."""
+
+    @property
+    @abstractmethod
+    def ranks(self) -> list[int] | None:
+        """Rank per seat (1 = best, ties share the better rank) once over, else None."""
+
+    @abstractmethod
+    def cards_held(self, player: int) -> int:
+        """What a player still holds, for ranking a truncated game (fewest is best)."""
+
+    def finished_ranks(self) -> dict[int, int]:
+        """Ranks already fixed for players who left before the end (none by default)."""
+        return {}
+
+    def truncation_ranks(self) -> list[int]:
+        """Ranks of a game stopped by the step cap (RULES.md, "Rewards").
+
+        Players who already finished keep their ranks; the others follow, by
+        fewest cards held, then by seat order after the dealer (seat 0 first).
+        """
+        fixed = self.finished_ranks()
+        ranks = [0] * self.num_players
+        for seat, rank in fixed.items():
+            ranks[seat] = rank
+        still_in = [p for p in range(self.num_players) if p not in fixed]
+        order = ranks_by_key(still_in, key=lambda p: (self.cards_held(p), p))
+        for seat, rank in order.items():
+            ranks[seat] = rank + len(fixed)
+        return ranks
+
+    @abstractmethod
+    def observe(self, player: int) -> np.ndarray:
+        """Float32 observation vector of everything ``player`` may see."""
+
+    @abstractmethod
+    def describe_action(self, action: int) -> str:
+        """Human-readable text of an action (for errors, logs and rendering)."""
+
+    @abstractmethod
+    def state_dict(self) -> dict[str, Any]:
+        """The full state as JSON-able data (replays, debugging, tests)."""
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        """Set the full state from :meth:`state_dict` output (scenario tests, replays).
+
+        The rules and player count stay those of this instance; ``self.rng``
+        is kept (pass a seed to :meth:`reset` first if draws must be repeatable).
+        """
+        if state.get("game") != self.name or state.get("num_players") != self.num_players:
+            raise ValueError(
+                f"state is for {state.get('game')!r} with {state.get('num_players')} players,"
+                f" this game is {self.name!r} with {self.num_players}"
+            )
+        self._load_state(state)
+        self._mask = None
+        self._started = True
+
+    @abstractmethod
+    def render_text(self) -> str:
+        """Plain-text picture of the table."""
+
+    def player_info(self, player: int) -> dict[str, float]:
+        """Numeric per-player facts for the env's ``infos`` (e.g. a score)."""
+        return {}
+
+    # ----------------------------------------------------------------- hooks
+    @abstractmethod
+    def _deal(self) -> None:
+        """Set up a fresh game using ``self.rng``."""
+
+    @abstractmethod
+    def _load_state(self, state: dict[str, Any]) -> None:
+        """Set every field from a ``state_dict()``-shaped dict."""
+
+    @abstractmethod
+    def _legal_mask(self) -> np.ndarray:
+        """Compute the int8 mask for the current decision (game not over)."""
+
+    @abstractmethod
+    def _apply(self, action: int) -> None:
+        """Apply a legal action (already checked)."""

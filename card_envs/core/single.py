@@ -1,0 +1,166 @@
+"""One single-agent Gymnasium env for every game: a learner seat against policies."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from card_envs.core.aec import RENDER_MODES, check_max_steps, check_render_mode
+from card_envs.core.game import CardGame
+from card_envs.core.ranking import rank_rewards
+from card_envs.games import game_class
+
+OpponentSpec = Any  # "random" | "rule" | "model:PATH" | agents.Policy, or one per other seat
+
+#: a deal in which the learner never gets to decide is dealt again, at most this often
+MAX_REDEALS = 100
+
+
+class CardGameEnv(gymnasium.Env):
+    """The learner plays one seat; the other seats are played by policies inside ``step``.
+
+    ``step`` applies the learner's action, then lets the policies act until it
+    is the learner's decision again (windows included: a knock or catch the
+    learner may make) or the game ends. The reward is the learner's own rank
+    reward, paid at the end, a loss included. The legal-action mask comes from
+    :meth:`action_masks` (what sb3-contrib's MaskablePPO calls; a method of
+    the class so it survives ``SubprocVecEnv``) and from ``info["action_mask"]``.
+
+    Args:
+        game: engine name (``"uno"``, ``"tock"``, ``"chipit"``) or class.
+        num_players: seats at the table (the game's default if None).
+        opponents: one spec for every other seat, or a sequence with one per
+            other seat in seat order after the learner: ``"random"``,
+            ``"rule"``, ``"model:PATH"`` or an :class:`agents.Policy`.
+        learner_seat: a seat number, or ``"random"`` to draw it at each reset.
+        opponent_knobs: keyword arguments for the rule-based opponents.
+        max_steps: step cap of the whole game (all seats' actions).
+        render_mode: None, ``"ansi"`` or ``"human"``.
+        **rules: the game's variant keywords.
+    """
+
+    metadata = {"render_modes": RENDER_MODES, "render_fps": 1}
+
+    def __init__(
+        self,
+        game: str | type[CardGame] = "uno",
+        num_players: int | None = None,
+        opponents: OpponentSpec | Sequence[OpponentSpec] = "rule",
+        learner_seat: int | str = "random",
+        opponent_knobs: dict[str, Any] | None = None,
+        max_steps: int | None = None,
+        render_mode: str | None = None,
+        **rules: Any,
+    ) -> None:
+        self.game = game_class(game).from_rules(num_players, **rules)
+        n = self.game.num_players
+        if learner_seat != "random" and not (
+            isinstance(learner_seat, (int, np.integer)) and 0 <= learner_seat < n
+        ):
+            raise ValueError(f"learner_seat must be 'random' or a seat 0..{n - 1}, got {learner_seat!r}")
+        self.learner_seat_spec = learner_seat
+        self.opponents = self._make_opponents(opponents, opponent_knobs or {})
+        self.render_mode = check_render_mode(render_mode)
+        self.max_steps = check_max_steps(max_steps, self.game)
+        layout = self.game.observation_layout
+        self.observation_space = spaces.Box(layout.low, layout.high, dtype=np.float32)
+        self.action_space = spaces.Discrete(self.game.num_actions)
+        self.learner = 0
+        self.num_steps = 0
+
+    def _make_opponents(self, spec: Any, knobs: dict[str, Any]) -> list[Any]:
+        """One policy per other seat, in seat order after the learner."""
+        from agents import make_policy
+
+        n_other = self.game.num_players - 1
+        if isinstance(spec, (list, tuple)):
+            if len(spec) != n_other:
+                raise ValueError(f"opponents needs {n_other} entries (one per other seat), got {len(spec)}")
+            specs = list(spec)
+        else:
+            specs = [spec] * n_other
+        return [make_policy(s, self.game.name, self.game.num_players, **knobs) for s in specs]
+
+    # ------------------------------------------------------------------ API
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        for _ in range(MAX_REDEALS):
+            self.learner = (
+                int(self.np_random.integers(self.game.num_players))
+                if self.learner_seat_spec == "random"
+                else int(self.learner_seat_spec)
+            )
+            self.game.reset(self.np_random)
+            self.num_steps = 0
+            self._play_opponents()
+            if not self._episode_over:
+                break
+        else:
+            raise RuntimeError(f"the learner got no decision in {MAX_REDEALS} deals")
+        return self._observation(), self._info()
+
+    def step(self, action: Any):
+        if self._episode_over:
+            raise RuntimeError("the episode is over; call reset()")
+        self.game.step(action)  # raises on an illegal action, changing nothing
+        self.num_steps += 1
+        self._play_opponents()
+        terminated = self.game.is_over
+        truncated = not terminated and self.num_steps >= self.max_steps
+        reward = 0.0
+        info = self._info()
+        if terminated or truncated:
+            ranks = self.game.ranks if terminated else self.game.truncation_ranks()
+            reward = rank_rewards(ranks)[self.learner]
+            info["rank"] = ranks[self.learner]
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions of the learner now (all zeros once the episode is over)."""
+        if self._episode_over or self.game.current_player != self.learner:
+            return np.zeros(self.game.num_actions, dtype=np.int8)
+        return self.game.action_mask().copy()
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        text = self.game.render_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def state_dict(self) -> dict[str, Any]:
+        return self.game.state_dict()
+
+    # ------------------------------------------------------------- helpers
+    @property
+    def _episode_over(self) -> bool:
+        return self.game.is_over or self.num_steps >= self.max_steps
+
+    def _play_opponents(self) -> None:
+        """Let the other seats act until the learner decides or the episode ends."""
+        game = self.game
+        n = game.num_players
+        while not self._episode_over and game.current_player != self.learner:
+            seat = game.current_player
+            policy = self.opponents[(seat - self.learner - 1) % n]
+            action = policy.act(game.observe(seat), game.action_mask(), self.np_random)
+            game.step(action)
+            self.num_steps += 1
+
+    def _observation(self) -> np.ndarray:
+        return self.game.observe(self.learner)
+
+    def _info(self) -> dict[str, Any]:
+        info: dict[str, Any] = dict(self.game.player_info(self.learner))
+        info["action_mask"] = self.action_masks()
+        info["learner_seat"] = self.learner
+        return info

@@ -1,0 +1,175 @@
+"""Behaviour that every game shares through the generic AEC and single-agent envs."""
+
+from __future__ import annotations
+
+import copy
+import importlib
+
+import gymnasium
+import numpy as np
+import pytest
+
+import card_envs
+from card_envs.core.game import IllegalActionError
+from card_envs.core.ranking import rank_rewards, ranks_by_key
+from card_envs.games import game_class
+from tests.env_checks import (
+    assert_deepcopy_independent,
+    assert_rejects_bad_actions,
+    play_and_record,
+)
+
+GAMES = ["uno", "tock", "chipit"]
+AEC_MODULES = {"uno": "uno_v0", "tock": "tock_v0", "chipit": "chipit_v0"}
+GYM_IDS = {game: env_id for env_id, game in card_envs.GYM_IDS.items()}
+
+
+def aec_module(game: str):
+    return importlib.import_module(f"card_envs.{AEC_MODULES[game]}")
+
+
+def test_rank_rewards_are_zero_sum_and_share_ties():
+    assert rank_rewards([1, 2, 3, 4]) == pytest.approx([1, 1 / 3, -1 / 3, -1])
+    assert rank_rewards([2, 1]) == [-1.0, 1.0]
+    tied = rank_rewards([1, 2, 2, 4])
+    assert tied[1] == tied[2] == pytest.approx(0.0)
+    assert sum(tied) == pytest.approx(0.0)
+    assert ranks_by_key([0, 1, 2, 3], key=lambda p: [5, 3, 5, 9][p]) == {1: 1, 0: 2, 2: 2, 3: 4}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_bad_constructor_arguments_raise_value_error(game):
+    cls = game_class(game)
+    for players in (cls.min_players - 1, cls.max_players + 1, "4", 2.5):
+        with pytest.raises(ValueError):
+            aec_module(game).env(num_players=players)
+    with pytest.raises(ValueError):
+        aec_module(game).env(no_such_rule=1)
+    with pytest.raises(ValueError):
+        aec_module(game).env(max_steps=0)
+    with pytest.raises(ValueError):
+        aec_module(game).env(render_mode="rgb_array")
+    with pytest.raises(ValueError):
+        gymnasium.make(GYM_IDS[game], opponents="nobody")
+    with pytest.raises(ValueError):
+        gymnasium.make(GYM_IDS[game], learner_seat=cls.max_players)
+
+
+def test_unknown_game_raises():
+    with pytest.raises(ValueError, match="unknown game"):
+        game_class("chess")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_illegal_actions_raise_and_change_nothing(game):
+    env = aec_module(game).env()
+    env.reset(seed=5)
+    rng = np.random.default_rng(0)
+    for _ in range(30):  # at several points of a game
+        assert_rejects_bad_actions(env.unwrapped.game)
+        mask = env.last()[0]["action_mask"]
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+        if env.unwrapped.game.is_over:
+            break
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_aec_same_seed_same_actions_same_game(game):
+    records = []
+    for _ in range(2):
+        env = aec_module(game).env()
+        env.reset(seed=11)
+        records.append(play_and_record(env, np.random.default_rng(7), max_actions=600))
+    assert records[0] == records[1]
+    env = aec_module(game).env()
+    env.reset(seed=12)
+    assert play_and_record(env, np.random.default_rng(7), max_actions=600) != records[0]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_single_env_same_seed_same_game_with_scripted_opponents(game):
+    def episode() -> list:
+        env = gymnasium.make(GYM_IDS[game], opponents="rule")
+        obs, info = env.reset(seed=21)
+        rng = np.random.default_rng(4)
+        out = [obs.tobytes(), info["learner_seat"]]
+        for _ in range(300):
+            mask = env.unwrapped.action_masks()
+            obs, reward, term, trunc, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+            out.append((obs.tobytes(), info["action_mask"].tobytes(), reward, term, trunc))
+            if term or trunc:
+                break
+        return out
+
+    assert episode() == episode()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_deepcopy_mid_game_continues_independently(game):
+    env = aec_module(game).env()
+    env.reset(seed=3)
+    play_and_record(env, np.random.default_rng(0), max_actions=20)
+    assert_deepcopy_independent(env)
+    single = gymnasium.make(GYM_IDS[game]).unwrapped
+    single.reset(seed=1)
+    clone = copy.deepcopy(single)
+    action = int(np.flatnonzero(single.action_masks())[0])
+    assert [x.tobytes() if isinstance(x, np.ndarray) else x for x in single.step(action)[:4]] == [
+        x.tobytes() if isinstance(x, np.ndarray) else x for x in clone.step(action)[:4]
+    ]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_truncation_ends_all_agents_with_rank_rewards(game):
+    env = aec_module(game).env(max_steps=5)
+    env.reset(seed=0)
+    rewards = {}
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            assert trunc and not term
+            assert all(isinstance(v, (int, float)) for v in info.values())
+            rewards[agent] = reward
+            env.step(None)
+        else:
+            env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert len(rewards) == env.unwrapped.game.num_players
+    assert sum(rewards.values()) == pytest.approx(0.0)
+    assert max(rewards.values()) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_full_aec_game_pays_zero_sum_rewards_once(game):
+    env = aec_module(game).env(num_players=3)
+    env.reset(seed=8)
+    totals = dict.fromkeys(env.possible_agents, 0.0)
+    rng = np.random.default_rng(3)
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        totals[agent] += reward  # last() returns each reward once, when the agent is next selected
+        if term or trunc:
+            env.step(None)
+        else:
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert not env.agents
+    assert sum(totals.values()) == pytest.approx(0.0)
+    assert max(totals.values()) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_single_env_rejects_illegal_learner_action(game):
+    env = gymnasium.make(GYM_IDS[game]).unwrapped
+    env.reset(seed=2)
+    state = env.state_dict()
+    illegal = np.flatnonzero(env.action_masks() == 0)
+    with pytest.raises(IllegalActionError, match="legal"):
+        env.step(int(illegal[0]))
+    assert env.state_dict() == state
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_spaces_are_cached_objects(game):
+    env = aec_module(game).env()
+    agent = env.possible_agents[0]
+    assert env.observation_space(agent) is env.observation_space(agent)
+    assert env.action_space(agent) is env.action_space(agent)

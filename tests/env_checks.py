@@ -25,9 +25,14 @@ def run_pettingzoo_tests(env_module: ModuleType, num_cycles: int = 200, **kwargs
 
 
 def run_check_env(env_id: str, **kwargs: Any) -> None:
-    """Gymnasium's check_env plus a few masked random episodes of the single-agent env."""
+    """Gymnasium's check_env plus a few masked random episodes of the single-agent env.
+
+    check_env steps with unmasked random actions, so it runs with
+    ``illegal_action="random"``; the default env (which raises) is then
+    played with masked actions.
+    """
+    check_env(gymnasium.make(env_id, illegal_action="random", **kwargs).unwrapped)
     env = gymnasium.make(env_id, **kwargs)
-    check_env(env.unwrapped, skip_render_check=True)
     obs, info = env.reset(seed=3)
     rng = np.random.default_rng(0)
     episodes = 0
@@ -110,8 +115,10 @@ def play_and_record(env, actions_rng: np.random.Generator, max_actions: int = 40
     """Run an AEC env with random legal actions, recording everything observable."""
     record = []
     for agent in env.agent_iter(max_actions):
-        obs, reward, term, trunc, info = env.last()
-        record.append((agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, term, trunc))
+        obs, reward, term, trunc, _info = env.last()
+        record.append(
+            (agent, obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward, term, trunc)
+        )
         if term or trunc:
             env.step(None)
             continue

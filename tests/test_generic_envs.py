@@ -145,7 +145,7 @@ def test_full_aec_game_pays_zero_sum_rewards_once(game):
     totals = dict.fromkeys(env.possible_agents, 0.0)
     rng = np.random.default_rng(3)
     for agent in env.agent_iter():
-        obs, reward, term, trunc, info = env.last()
+        obs, reward, term, trunc, _ = env.last()
         totals[agent] += reward  # last() returns each reward once, when the agent is next selected
         if term or trunc:
             env.step(None)
@@ -173,3 +173,21 @@ def test_spaces_are_cached_objects(game):
     agent = env.possible_agents[0]
     assert env.observation_space(agent) is env.observation_space(agent)
     assert env.action_space(agent) is env.action_space(agent)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_single_env_illegal_action_modes_for_unmasked_algorithms(game):
+    lose = gymnasium.make(GYM_IDS[game], illegal_action="lose").unwrapped
+    lose.reset(seed=2)
+    illegal = int(np.flatnonzero(lose.action_masks() == 0)[0])
+    _, reward, term, trunc, info = lose.step(illegal)
+    assert (reward, term, trunc, info["illegal_action"]) == (-1.0, True, False, 1)
+    with pytest.raises(RuntimeError, match="reset"):
+        lose.step(illegal)
+    played = gymnasium.make(GYM_IDS[game], illegal_action="random").unwrapped
+    played.reset(seed=2)
+    before = played.state_dict()
+    *_, info = played.step(illegal)
+    assert info["illegal_action"] == 1 and played.state_dict() != before
+    with pytest.raises(ValueError, match="illegal_action"):
+        gymnasium.make(GYM_IDS[game], illegal_action="ignore")

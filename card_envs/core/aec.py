@@ -120,11 +120,7 @@ class CardGameAECEnv(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
         selected = self.agents and agent == self.agent_selection and not self._done
-        mask = (
-            self.game.action_mask().copy()
-            if selected
-            else np.zeros(self.game.num_actions, dtype=np.int8)
-        )
+        mask = self.game.action_mask().copy() if selected else np.zeros(self.game.num_actions, dtype=np.int8)
         return {"observation": self.game.observe(seat), "action_mask": mask}
 
     def render(self) -> str | None:
@@ -170,7 +166,9 @@ def aec_env_class(game_class: type[CardGame], env_name: str) -> type[CardGameAEC
     """The AEC env class of one game (what PettingZoo calls ``raw_env``)."""
     metadata = {**CardGameAECEnv.metadata, "name": env_name}
     doc = f"PettingZoo AEC env of {game_class.__name__}; see CardGameAECEnv for the API."
-    return type("raw_env", (CardGameAECEnv,), {"game_class": game_class, "metadata": metadata, "__doc__": doc})
+    return type(
+        "raw_env", (CardGameAECEnv,), {"game_class": game_class, "metadata": metadata, "__doc__": doc}
+    )
 
 
 def wrapped_env_factory(raw_env: type[CardGameAECEnv]):

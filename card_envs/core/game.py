@@ -74,9 +74,7 @@ class CardGame(ABC):
     def from_rules(cls, num_players: int | None = None, **rules: Any) -> CardGame:
         """Build a game from variant keywords, with ValueError (not TypeError) for unknown ones."""
         known = [
-            p.name
-            for p in inspect.signature(cls.__init__).parameters.values()
-            if p.kind is p.KEYWORD_ONLY
+            p.name for p in inspect.signature(cls.__init__).parameters.values() if p.kind is p.KEYWORD_ONLY
         ]
         unknown = sorted(set(rules) - set(known))
         if unknown:

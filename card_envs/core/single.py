@@ -10,7 +10,7 @@ import numpy as np
 from gymnasium import spaces
 
 from card_envs.core.aec import RENDER_MODES, check_max_steps, check_render_mode
-from card_envs.core.game import CardGame
+from card_envs.core.game import CardGame, IllegalActionError, check_choice
 from card_envs.core.ranking import rank_rewards
 from card_envs.games import game_class
 
@@ -38,6 +38,11 @@ class CardGameEnv(gymnasium.Env):
             ``"rule"``, ``"model:PATH"`` or an :class:`agents.Policy`.
         learner_seat: a seat number, or ``"random"`` to draw it at each reset.
         opponent_knobs: keyword arguments for the rule-based opponents.
+        illegal_action: what a masked-out or invalid learner action does:
+            ``"raise"`` (default) raises :class:`IllegalActionError` and changes
+            nothing; ``"lose"`` ends the episode with the worst reward (-1), for
+            algorithms without masking; ``"random"`` plays a uniformly random
+            legal action instead (``info["illegal_action"]`` is then 1).
         max_steps: step cap of the whole game (all seats' actions).
         render_mode: None, ``"ansi"`` or ``"human"``.
         **rules: the game's variant keywords.
@@ -52,6 +57,7 @@ class CardGameEnv(gymnasium.Env):
         opponents: OpponentSpec | Sequence[OpponentSpec] = "rule",
         learner_seat: int | str = "random",
         opponent_knobs: dict[str, Any] | None = None,
+        illegal_action: str = "raise",
         max_steps: int | None = None,
         render_mode: str | None = None,
         **rules: Any,
@@ -63,6 +69,7 @@ class CardGameEnv(gymnasium.Env):
         ):
             raise ValueError(f"learner_seat must be 'random' or a seat 0..{n - 1}, got {learner_seat!r}")
         self.learner_seat_spec = learner_seat
+        self.illegal_action = check_choice("illegal_action", illegal_action, ["raise", "lose", "random"])
         self.opponents = self._make_opponents(opponents, opponent_knobs or {})
         self.render_mode = check_render_mode(render_mode)
         self.max_steps = check_max_steps(max_steps, self.game)
@@ -71,6 +78,7 @@ class CardGameEnv(gymnasium.Env):
         self.action_space = spaces.Discrete(self.game.num_actions)
         self.learner = 0
         self.num_steps = 0
+        self._forfeited = False
 
     def _make_opponents(self, spec: Any, knobs: dict[str, Any]) -> list[Any]:
         """One policy per other seat, in seat order after the learner."""
@@ -96,6 +104,7 @@ class CardGameEnv(gymnasium.Env):
             )
             self.game.reset(self.np_random)
             self.num_steps = 0
+            self._forfeited = False
             self._play_opponents()
             if not self._episode_over:
                 break
@@ -106,13 +115,26 @@ class CardGameEnv(gymnasium.Env):
     def step(self, action: Any):
         if self._episode_over:
             raise RuntimeError("the episode is over; call reset()")
-        self.game.step(action)  # raises on an illegal action, changing nothing
+        illegal = False
+        try:
+            action = self.game.check_action(action)
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            illegal = True
+            if self.illegal_action == "lose":
+                self._forfeited = True
+                info = {**self._info(), "illegal_action": 1}
+                return self._observation(), -1.0, True, False, info
+            action = int(self.np_random.choice(self.game.legal_actions()))
+        self.game.step(action)
         self.num_steps += 1
         self._play_opponents()
         terminated = self.game.is_over
         truncated = not terminated and self.num_steps >= self.max_steps
         reward = 0.0
         info = self._info()
+        info["illegal_action"] = int(illegal)
         if terminated or truncated:
             ranks = self.game.ranks if terminated else self.game.truncation_ranks()
             reward = rank_rewards(ranks)[self.learner]
@@ -143,7 +165,7 @@ class CardGameEnv(gymnasium.Env):
     # ------------------------------------------------------------- helpers
     @property
     def _episode_over(self) -> bool:
-        return self.game.is_over or self.num_steps >= self.max_steps
+        return self._forfeited or self.game.is_over or self.num_steps >= self.max_steps
 
     def _play_opponents(self) -> None:
         """Let the other seats act until the learner decides or the episode ends."""

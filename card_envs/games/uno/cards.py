@@ -68,6 +68,16 @@ def matches(card: int, top: int, colour: int) -> bool:
     return card // 13 == colour or (not is_wild(top) and card % 13 == top % 13)
 
 
+def _matching_types() -> list[list[list[int]]]:
+    """MATCHING[top][colour]: the card types that may be played (a table, for speed)."""
+    return [
+        [[t for t in range(NUM_TYPES) if matches(t, top, c)] for c in range(4)] for top in range(NUM_TYPES)
+    ]
+
+
+MATCHING = _matching_types()
+
+
 def parse_colour(letter: str) -> int:
     if letter not in COLOURS:
         raise ValueError(f"colour must be one of {COLOURS}, got {letter!r}")

@@ -49,7 +49,12 @@ def observation_layout(num_players: int) -> ObservationLayout:
             Field("hand_sizes", n, 108, "cards in hand, per player (relative seats, own first)"),
             Field("called", n, 1, "1 if the player called LETZTE for the one-card hand held now"),
             Field("draw_pile_size", 1, 108, "cards left in the draw pile"),
-            Field("discard_counts", NUM_TYPES, 4, "cards of each type in the discard pile (played since the last reshuffle)"),
+            Field(
+                "discard_counts",
+                NUM_TYPES,
+                4,
+                "cards of each type in the discard pile (played since the last reshuffle)",
+            ),
             Field("phase", len(PHASES), 1, f"one-hot phase: {', '.join(PHASES)}"),
             Field("drawn", NUM_TYPES, 1, "one-hot type of the card just drawn that may still be played"),
             Field("deciding", n, 1, "one-hot relative seat of the player who decides now"),

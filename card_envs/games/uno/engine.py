@@ -162,9 +162,25 @@ class UnoGame(CardGame):
 
     # ---------------------------------------------------------------- deal
     def _deal(self) -> None:
-        self._clear()
         deck = [t for t, k in enumerate(C.deck_counts()) for _ in range(k)]
-        self.draw_pile = [deck[i] for i in self.rng.permutation(len(deck))]
+        self._deal_from([deck[i] for i in self.rng.permutation(len(deck))])
+
+    def deal(self, draw_pile: list[str]) -> None:
+        """Deal from a known pile (codes, top first) instead of a shuffle: tests and replays.
+
+        Seven cards each, one at a time from seat 0, then the first card is turned up.
+        """
+        cards = [C.parse_card(code) for code in draw_pile]
+        if len(cards) < self.num_players * DEAL_SIZE + 1:
+            raise ValueError(f"a pile of {len(cards)} cards is too small to deal from")
+        self._started = True
+        self._mask = None
+        self._deal_from(cards[::-1])
+
+    def _deal_from(self, pile: list[int]) -> None:
+        """Deal from ``pile`` (top = last element) and turn up the first card."""
+        self._clear()
+        self.draw_pile = pile
         for _ in range(DEAL_SIZE):
             for p in range(self.num_players):
                 self._give(p, self.draw_pile.pop())
@@ -217,8 +233,8 @@ class UnoGame(CardGame):
             mask[E.PLAY_CALL + card] = 1
 
     def _playable(self, player: int) -> list[int]:
-        top, colour, hand = self.top, self.colour, self.hands[player]
-        return [t for t in range(C.NUM_TYPES) if hand[t] and C.matches(t, top, colour)]
+        hand = self.hands[player]
+        return [t for t in C.MATCHING[self.top][self.colour] if hand[t]]
 
     def _stackable(self) -> list[int]:
         """Cards the player facing the stack may add to it."""
@@ -482,7 +498,9 @@ class UnoGame(CardGame):
         for p in range(self.num_players):
             marker = ">" if not self.is_over and p == self.current_player else " "
             call = " LETZTE" if self.called[p] else ""
-            lines.append(f"{marker} player_{p} ({self.hand_sizes[p]}){call}: {' '.join(C.expand(self.hands[p]))}")
+            lines.append(
+                f"{marker} player_{p} ({self.hand_sizes[p]}){call}: {' '.join(C.expand(self.hands[p]))}"
+            )
         if self.is_over:
             lines.append(f"player_{self.winner} wins, scoring {self.score()}; ranks {self.ranks}")
         return "\n".join(lines)

@@ -1,0 +1,76 @@
+"""Run a project task in a virtualenv that this script creates on first use.
+
+    python3 tasks.py train [train.py options]   # train and evaluate a default agent
+    python3 tasks.py test [pytest options]      # ruff, then the test suite (fast default)
+    python3 tasks.py bench [bench options]      # speed benchmarks
+    python3 tasks.py lint                       # ruff only
+
+Needs nothing but Python 3.10+. The virtualenv lives in ``.venv``; it is
+(re)installed when missing or when ``pyproject.toml`` changed. torch is
+installed first, pinned (``CARD_ENVS_TORCH``, default ``torch==2.13.0``), so
+that pip does not pull a multi-GB CUDA build.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PYTHON = BIN / "python"
+TORCH = os.environ.get("CARD_ENVS_TORCH", "torch==2.13.0")
+STAMP = VENV / ".card_envs_installed"
+
+
+def _install_key() -> str:
+    return hashlib.sha256((ROOT / "pyproject.toml").read_bytes() + TORCH.encode()).hexdigest()
+
+
+def _run(*args: str | Path) -> None:
+    print("+", " ".join(str(a) for a in args), flush=True)
+    subprocess.run([str(a) for a in args], cwd=ROOT, check=True)
+
+
+def ensure_venv() -> None:
+    """Create .venv and install the project with its dev extras, unless already current."""
+    if STAMP.exists() and STAMP.read_text() == _install_key():
+        return
+    if not PYTHON.exists():
+        print(f"Creating a virtualenv in {VENV} ...", flush=True)
+        venv.create(VENV, with_pip=True)
+    pip = (PYTHON, "-m", "pip", "install", "--disable-pip-version-check")
+    _run(*pip, TORCH)
+    _run(*pip, "-e", ".[dev]")
+    STAMP.write_text(_install_key())
+
+
+TASKS = {
+    "train": [PYTHON, "train.py"],
+    "test": [PYTHON, "-m", "pytest", "-n", "auto", "-q"],
+    "bench": [PYTHON, "bench/speed.py"],
+    "lint": [PYTHON, "-m", "ruff", "check", "."],
+}
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in TASKS:
+        print(__doc__)
+        return 2
+    task, extra = argv[0], argv[1:]
+    ensure_venv()
+    if task == "test":  # the suite includes the lint: CI fails on either
+        subprocess.run([str(a) for a in TASKS["lint"]], cwd=ROOT, check=True)
+    return subprocess.run([str(a) for a in TASKS[task]] + extra, cwd=ROOT).returncode
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except subprocess.CalledProcessError as error:
+        sys.exit(error.returncode)

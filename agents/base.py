@@ -7,6 +7,15 @@ from abc import ABC, abstractmethod
 import numpy as np
 
 
+def check_probability(name: str, value: object) -> float:
+    """A knob that is a probability: ``value`` as a float, or ValueError naming the knob."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ValueError(f"{name} must be a probability in [0, 1], got {value!r}")
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"{name} must be a probability in [0, 1], got {value!r}")
+    return float(value)
+
+
 class Policy(ABC):
     """Chooses an action from what a seat sees.
 

@@ -4,15 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import Policy
+from agents.base import Policy, check_probability
 from card_envs.games.uno import cards as C
 from card_envs.games.uno import encoding as E
-
-
-def _probability(name: str, value: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
-        raise ValueError(f"{name} must be a probability in [0, 1], got {value!r}")
-    return float(value)
 
 
 class UnoRuleAgent(Policy):
@@ -40,9 +34,9 @@ class UnoRuleAgent(Policy):
     ) -> None:
         self.num_players = num_players
         self.layout = E.observation_layout(num_players)
-        self.forget_call = _probability("forget_call", forget_call)
-        self.catch_rate = _probability("catch_rate", catch_rate)
-        self.challenge_rate = _probability("challenge_rate", challenge_rate)
+        self.forget_call = check_probability("forget_call", forget_call)
+        self.catch_rate = check_probability("catch_rate", catch_rate)
+        self.challenge_rate = check_probability("challenge_rate", challenge_rate)
 
     def __repr__(self) -> str:
         return (

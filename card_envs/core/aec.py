@@ -10,7 +10,7 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from card_envs.core.game import CardGame
+from card_envs.core.game import CardGame, check_int
 from card_envs.core.ranking import rank_rewards
 
 RENDER_MODES = ["ansi", "human"]
@@ -25,9 +25,7 @@ def check_render_mode(render_mode: str | None) -> str | None:
 def check_max_steps(max_steps: int | None, game: CardGame) -> int:
     if max_steps is None:
         return game.default_max_steps
-    if isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 1:
-        raise ValueError(f"max_steps must be a positive int, got {max_steps!r}")
-    return int(max_steps)
+    return check_int("max_steps", max_steps, 1, 10**9)
 
 
 class CardGameAECEnv(AECEnv):

@@ -38,6 +38,13 @@ def check_choice(name: str, value: Any, allowed: Iterable[Any]) -> Any:
     return value
 
 
+def check_int(name: str, value: Any, low: int, high: int) -> int:
+    """Return ``value`` as an int if it is one in ``low..high``, else raise ValueError naming it."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
+        raise ValueError(f"{name} must be an int in {low}..{high}, got {value!r}")
+    return int(value)
+
+
 class CardGame(ABC):
     """Base class of a rules engine for one card game.
 
@@ -58,14 +65,9 @@ class CardGame(ABC):
     def __init__(self, num_players: int | None = None) -> None:
         if num_players is None:
             num_players = self.default_players
-        if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)):
-            raise ValueError(f"num_players must be an int, got {num_players!r}")
-        if not self.min_players <= num_players <= self.max_players:
-            raise ValueError(
-                f"{self.name} is played by {self.min_players} to {self.max_players} players,"
-                f" got num_players={num_players}"
-            )
-        self.num_players = int(num_players)
+        self.num_players = check_int(
+            f"num_players of {self.name}", num_players, self.min_players, self.max_players
+        )
         self.rng: np.random.Generator = np.random.default_rng()
         self._mask: np.ndarray | None = None
         self._started = False

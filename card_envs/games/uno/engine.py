@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from card_envs.core.game import CardGame, check_choice
+from card_envs.core.game import CardGame, check_choice, check_int
 from card_envs.core.layout import ObservationLayout
 from card_envs.core.ranking import ranks_by_key
 from card_envs.games.uno import cards as C
@@ -69,13 +69,7 @@ class UnoGame(CardGame):
         self.two_player_reverse_skips = check_choice(
             "two_player_reverse_skips", two_player_reverse_skips, [True, False]
         )
-        if (
-            isinstance(missed_call_penalty, bool)
-            or not isinstance(missed_call_penalty, (int, np.integer))
-            or not 0 <= missed_call_penalty <= 10
-        ):
-            raise ValueError(f"missed_call_penalty must be an int 0..10, got {missed_call_penalty!r}")
-        self.missed_call_penalty = int(missed_call_penalty)
+        self.missed_call_penalty = check_int("missed_call_penalty", missed_call_penalty, 0, 10)
         self._layout = E.observation_layout(self.num_players)
         self._clear()
 

@@ -1,0 +1,75 @@
+"""Cards, chips and the value arithmetic of Chip It (RULES.md "Game C").
+
+A card *type* is an index 0..29: 0..19 are green 2..21, 20..29 purple 2..11;
+there are two copies of every type (60 cards). A card with ``p`` chip points
+on it is worth ``v + p`` (green) or ``v * (1 + p)`` (purple), so the chips a
+card needs to show a target value ``T`` follow from ``T``: green ``T - v``
+(``T >= v``), purple ``T / v - 1`` (``T`` a multiple of ``v``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+GREEN_VALUES = tuple(range(2, 22))
+PURPLE_VALUES = tuple(range(2, 12))
+NUM_GREEN = len(GREEN_VALUES)  # 20
+NUM_TYPES = NUM_GREEN + len(PURPLE_VALUES)  # 30
+COPIES = 2
+NUM_CARDS = NUM_TYPES * COPIES  # 60
+
+#: face value and colour of each type
+FACE = GREEN_VALUES + PURPLE_VALUES
+IS_PURPLE = tuple(t >= NUM_GREEN for t in range(NUM_TYPES))
+CODES = tuple(("P" if IS_PURPLE[t] else "G") + str(FACE[t]) for t in range(NUM_TYPES))
+TYPE_OF_CODE = {code: t for t, code in enumerate(CODES)}
+
+TOTAL_CHIPS = 108  # 18 chips each of 1, 2 and 3 points
+START_CHIPS = 3  # points each player holds at the start
+MAX_VALUE = max(PURPLE_VALUES) * (1 + TOTAL_CHIPS)  # 1199: the highest value any card can show
+MAX_GREEN_VALUE = max(GREEN_VALUES) + TOTAL_CHIPS  # 129: the highest value a green card can show
+
+#: cards dealt to each player, by player count (the rest is out of play)
+DEAL_SIZE = {2: 15, 3: 15, 4: 15, 5: 12, 6: 10}
+MAX_HAND = max(DEAL_SIZE.values())
+
+#: chip cost marker for "this card cannot show this value"
+IMPOSSIBLE = 1_000_000
+
+
+def card_cost(t: int, value: int) -> int | None:
+    """Chip points card type ``t`` needs to show ``value``, or None if it cannot."""
+    v = FACE[t]
+    if IS_PURPLE[t]:
+        if value < v or value % v:
+            return None
+        return value // v - 1
+    return value - v if value >= v else None
+
+
+def card_value(t: int, chips: int) -> int:
+    """Value of card type ``t`` carrying ``chips`` points."""
+    v = FACE[t]
+    return v * (1 + chips) if IS_PURPLE[t] else v + chips
+
+
+def max_reach(t: int, supply: int) -> int:
+    """Highest value card type ``t`` can show with at most ``supply`` chip points."""
+    return card_value(t, supply)
+
+
+def _cost_table() -> np.ndarray:
+    """COST[t, T]: chip points type t needs to show value T (IMPOSSIBLE if it cannot)."""
+    table = np.full((NUM_TYPES, MAX_VALUE + 1), IMPOSSIBLE, dtype=np.int32)
+    values = np.arange(MAX_VALUE + 1)
+    for t in range(NUM_TYPES):
+        v = FACE[t]
+        if IS_PURPLE[t]:
+            table[t, v::v] = values[v::v] // v - 1
+        else:
+            table[t, v:] = values[v:] - v
+    table.setflags(write=False)
+    return table
+
+
+COST = _cost_table()

@@ -5,6 +5,7 @@ All share :class:`agents.base.Policy`: ``act(observation, action_mask, rng) -> a
 
 from __future__ import annotations
 
+import inspect
 from importlib import import_module
 from typing import Any
 
@@ -37,7 +38,12 @@ def make_policy(spec: str | Policy, game: str, num_players: int, **knobs: Any) -
     if spec == "random":
         return RandomAgent()
     if spec == "rule":
-        return rule_agent_class(game)(num_players=num_players, **knobs)
+        cls = rule_agent_class(game)
+        known = [p for p in inspect.signature(cls.__init__).parameters if p not in ("self", "num_players")]
+        unknown = sorted(set(knobs) - set(known))
+        if unknown:
+            raise ValueError(f"unknown knob(s) {unknown} for {cls.__name__}; known: {known}")
+        return cls(num_players=num_players, **knobs)
     if spec.startswith("model:"):
         from agents.model import ModelPolicy
 

@@ -4,15 +4,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import Policy
+from agents.base import Policy, check_probability
+from card_envs.core.game import check_choice, check_int
 from card_envs.games.chipit import encoding as E
 from card_envs.games.chipit.cards import COST, IMPOSSIBLE, MAX_VALUE, NUM_TYPES, TOTAL_CHIPS
-
-
-def _int_knob(name: str, value: object, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not lo <= value <= hi:
-        raise ValueError(f"{name} must be an int in {lo}..{hi}, got {value!r}")
-    return int(value)
 
 
 def cheapest_costs(hand: list[int], k: int) -> np.ndarray:
@@ -47,19 +42,11 @@ class ChipItRuleAgent(Policy):
         prefer_sets: bool = True,
         mistake_rate: float = 0.0,
     ) -> None:
-        self.num_players = _int_knob("num_players", num_players, 2, 6)
-        self.max_chips = _int_knob("max_chips", max_chips, 0, TOTAL_CHIPS)
-        self.return_points = _int_knob("return_points", return_points, 0, E.MAX_RETURN)
-        if not isinstance(prefer_sets, (bool, np.bool_)):
-            raise ValueError(f"prefer_sets must be a bool, got {prefer_sets!r}")
-        self.prefer_sets = bool(prefer_sets)
-        if (
-            isinstance(mistake_rate, bool)
-            or not isinstance(mistake_rate, (int, float))
-            or not 0.0 <= mistake_rate <= 1.0
-        ):
-            raise ValueError(f"mistake_rate must be a probability in [0, 1], got {mistake_rate!r}")
-        self.mistake_rate = float(mistake_rate)
+        self.num_players = check_int("num_players", num_players, 2, 6)
+        self.max_chips = check_int("max_chips", max_chips, 0, TOTAL_CHIPS)
+        self.return_points = check_int("return_points", return_points, 0, E.MAX_RETURN)
+        self.prefer_sets = check_choice("prefer_sets", prefer_sets, [True, False])
+        self.mistake_rate = check_probability("mistake_rate", mistake_rate)
         self.layout = E.observation_layout(self.num_players)
 
     def __repr__(self) -> str:

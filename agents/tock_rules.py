@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from agents.base import Policy
-from card_envs.core.game import check_choice
+from agents.base import Policy, check_probability
+from card_envs.core.game import check_choice, check_int
 from card_envs.games.tock.encoding import (
     CENTRE,
     DRAW,
@@ -25,14 +25,6 @@ from card_envs.games.tock.encoding import (
 )
 
 TARGETS = ("fewest_cards", "most_cards", "nearest", "random")
-
-
-def _probability(name: str, value: float) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.floating, np.integer)):
-        raise ValueError(f"{name} must be a probability in [0, 1], got {value!r}")
-    if not 0.0 <= float(value) <= 1.0:
-        raise ValueError(f"{name} must be a probability in [0, 1], got {value!r}")
-    return float(value)
 
 
 class TockRuleAgent(Policy):
@@ -58,14 +50,10 @@ class TockRuleAgent(Policy):
         cheat_rate: float = 0.05,
         target: str = "fewest_cards",
     ) -> None:
-        if isinstance(num_players, bool) or not isinstance(num_players, (int, np.integer)):
-            raise ValueError(f"num_players must be an int 2..{MAX_SEATS}, got {num_players!r}")
-        if not 2 <= num_players <= MAX_SEATS:
-            raise ValueError(f"num_players must be an int 2..{MAX_SEATS}, got {num_players!r}")
-        self.num_players = int(num_players)
-        self.vigilance = _probability("vigilance", vigilance)
-        self.false_knock_rate = _probability("false_knock_rate", false_knock_rate)
-        self.cheat_rate = _probability("cheat_rate", cheat_rate)
+        self.num_players = check_int("num_players", num_players, 2, MAX_SEATS)
+        self.vigilance = check_probability("vigilance", vigilance)
+        self.false_knock_rate = check_probability("false_knock_rate", false_knock_rate)
+        self.cheat_rate = check_probability("cheat_rate", cheat_rate)
         self.target = check_choice("target", target, TARGETS)
 
     def __repr__(self) -> str:

@@ -99,21 +99,6 @@ def test_high_values_via_block_and_units():
     assert game.state_dict()["last_play"] == {"seat": 1, "count": 1, "value": 209}
 
 
-@pytest.mark.parametrize(
-    "agent", [ChipItRuleAgent(5), ChipItRuleAgent(5, mistake_rate=0.3), RandomAgent()], ids=repr
-)
-def test_agents_always_legal_and_deterministic_given_rng(agent):
-    for seed in range(15):
-        game = ChipItGame(5, play_to_end=seed % 2 == 1)
-        game.reset(seed=seed)
-        rng_a, rng_b = np.random.default_rng(seed), np.random.default_rng(seed)
-        while not game.is_over:
-            obs, mask = game.observe(game.current_player), game.action_mask()
-            action = agent.act(obs, mask, rng_a)
-            assert mask[action] and action == agent.act(obs, mask, rng_b)
-            game.step(action)
-
-
 def test_rule_agents_alone_finish_their_games():
     for n in range(2, 7):
         agent = ChipItRuleAgent(n)

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 import card_envs
+from agents import make_policy
 from card_envs.core.game import IllegalActionError
 from card_envs.core.ranking import rank_rewards, ranks_by_key
 from card_envs.games import game_class
@@ -191,3 +192,30 @@ def test_single_env_illegal_action_modes_for_unmasked_algorithms(game):
     assert info["illegal_action"] == 1 and played.state_dict() != before
     with pytest.raises(ValueError, match="illegal_action"):
         gymnasium.make(GYM_IDS[game], illegal_action="ignore")
+
+
+AGENT_TEST_RULES = {"uno": {"draw_four": "official"}, "tock": {"opponent_choice": "nearest"}, "chipit": {}}
+RANDOMISED_KNOBS = {"uno": {"forget_call": 0.5}, "tock": {"vigilance": 0.5}, "chipit": {"mistake_rate": 0.3}}
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("spec", ["rule", "random"])
+def test_scripted_agents_always_legal_and_deterministic_given_rng(game, spec):
+    engine = game_class(game)(5, **AGENT_TEST_RULES[game])
+    agent = make_policy(spec, game, 5, **(RANDOMISED_KNOBS[game] if spec == "rule" else {}))
+    for seed in range(10):
+        engine.reset(seed=seed)
+        rng_a, rng_b = np.random.default_rng(seed), np.random.default_rng(seed)
+        for _ in range(3000):
+            if engine.is_over:
+                break
+            obs, mask = engine.observe(engine.current_player), engine.action_mask()
+            action = agent.act(obs, mask, rng_a)
+            assert mask[action] and action == agent.act(obs, mask, rng_b)
+            engine.step(action)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_unknown_opponent_knob_is_a_value_error(game):
+    with pytest.raises(ValueError, match="unknown knob"):
+        gymnasium.make(GYM_IDS[game], opponents="rule", opponent_knobs={"no_such_knob": 1})

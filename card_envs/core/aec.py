@@ -28,6 +28,18 @@ def check_max_steps(max_steps: int | None, game: CardGame) -> int:
     return check_int("max_steps", max_steps, 1, 10**9)
 
 
+def render_game(game: CardGame, render_mode: str | None) -> str | None:
+    """``render()`` of both envs: the table as text ("ansi"), or printed ("human")."""
+    if render_mode is None:
+        logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
+        return None
+    text = game.render_text()
+    if render_mode == "human":
+        print(text)
+        return None
+    return text
+
+
 class CardGameAECEnv(AECEnv):
     """AEC env over :attr:`game_class`; subclasses only name the game.
 
@@ -122,14 +134,7 @@ class CardGameAECEnv(AECEnv):
         return {"observation": self.game.observe(seat), "action_mask": mask}
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
-            return None
-        text = self.game.render_text()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_game(self.game, self.render_mode)
 
     def close(self) -> None:
         pass

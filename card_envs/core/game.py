@@ -84,15 +84,10 @@ class CardGame(ABC):
         return cls(num_players, **rules)
 
     # ----------------------------------------------------------- static facts
-    @property
-    @abstractmethod
-    def num_actions(self) -> int:
-        """Size of the Discrete action space."""
-
-    @property
-    @abstractmethod
-    def observation_layout(self) -> ObservationLayout:
-        """Named fields of the observation vector (also documents it)."""
+    #: size of the Discrete action space
+    num_actions: ClassVar[int]
+    #: named fields of the observation vector (set by the subclass; also documents it)
+    observation_layout: ObservationLayout
 
     @property
     def observation_size(self) -> int:

@@ -9,7 +9,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from card_envs.core.aec import RENDER_MODES, check_max_steps, check_render_mode
+from card_envs.core.aec import RENDER_MODES, check_max_steps, check_render_mode, render_game
 from card_envs.core.game import CardGame, IllegalActionError, check_choice
 from card_envs.core.ranking import rank_rewards
 from card_envs.games import game_class
@@ -150,14 +150,7 @@ class CardGameEnv(gymnasium.Env):
         return self.game.action_mask().copy()
 
     def render(self) -> str | None:
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode")
-            return None
-        text = self.game.render_text()
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render_game(self.game, self.render_mode)
 
     def state_dict(self) -> dict[str, Any]:
         return self.game.state_dict()

@@ -23,7 +23,6 @@ from typing import Any
 import numpy as np
 
 from card_envs.core.game import CardGame, check_choice
-from card_envs.core.layout import ObservationLayout
 from card_envs.core.ranking import ranks_by_key
 from card_envs.games.chipit import encoding as E
 from card_envs.games.chipit import state as S
@@ -59,11 +58,12 @@ class ChipItGame(CardGame):
     max_players = 6
     default_players = 4
     default_max_steps = 5_000
+    num_actions = E.NUM_ACTIONS
 
     def __init__(self, num_players: int | None = None, *, play_to_end: bool = False) -> None:
         super().__init__(num_players)
         self.play_to_end = check_choice("play_to_end", play_to_end, [False, True])
-        self._layout = E.observation_layout(self.num_players)
+        self.observation_layout = E.observation_layout(self.num_players)
         self._clear()
 
     def _clear(self) -> None:
@@ -86,14 +86,6 @@ class ChipItGame(CardGame):
         self._ranks: list[int] | None = None
 
     # ----------------------------------------------------------- static facts
-    @property
-    def num_actions(self) -> int:
-        return E.NUM_ACTIONS
-
-    @property
-    def observation_layout(self) -> ObservationLayout:
-        return self._layout
-
     # ----------------------------------------------------------- game facts
     @property
     def current_player(self) -> int:

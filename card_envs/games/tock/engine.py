@@ -24,7 +24,6 @@ from typing import Any
 import numpy as np
 
 from card_envs.core.game import CardGame, check_choice
-from card_envs.core.layout import ObservationLayout
 from card_envs.core.ranking import ranks_by_key
 from card_envs.games.tock.encoding import (
     CENTRE,
@@ -101,6 +100,8 @@ class TockGame(CardGame):
     max_players = 6
     default_players = 4
     default_max_steps = 10_000
+    num_actions = NUM_ACTIONS
+    observation_layout = LAYOUT  # the same for every table size
 
     def __init__(
         self,
@@ -116,14 +117,6 @@ class TockGame(CardGame):
         self._set_empty()
 
     # ----------------------------------------------------------- static facts
-    @property
-    def num_actions(self) -> int:
-        return NUM_ACTIONS
-
-    @property
-    def observation_layout(self) -> ObservationLayout:
-        return LAYOUT
-
     # ------------------------------------------------------------ the state
     def _set_empty(self) -> None:
         n = self.num_players

@@ -22,7 +22,6 @@ from typing import Any
 import numpy as np
 
 from card_envs.core.game import CardGame, check_choice, check_int
-from card_envs.core.layout import ObservationLayout
 from card_envs.core.ranking import ranks_by_key
 from card_envs.games.uno import cards as C
 from card_envs.games.uno import encoding as E
@@ -51,6 +50,7 @@ class UnoGame(CardGame):
     max_players = 10
     default_players = 4
     default_max_steps = 20_000
+    num_actions = E.NUM_ACTIONS
 
     def __init__(
         self,
@@ -70,7 +70,7 @@ class UnoGame(CardGame):
             "two_player_reverse_skips", two_player_reverse_skips, [True, False]
         )
         self.missed_call_penalty = check_int("missed_call_penalty", missed_call_penalty, 0, 10)
-        self._layout = E.observation_layout(self.num_players)
+        self.observation_layout = E.observation_layout(self.num_players)
         self._clear()
 
     @property
@@ -103,14 +103,6 @@ class UnoGame(CardGame):
         self.winner: int | None = None
 
     # ------------------------------------------------------------ interface
-    @property
-    def num_actions(self) -> int:
-        return E.NUM_ACTIONS
-
-    @property
-    def observation_layout(self) -> ObservationLayout:
-        return self._layout
-
     @property
     def phase(self) -> str:
         return self._phase
@@ -393,8 +385,8 @@ class UnoGame(CardGame):
     # ---------------------------------------------------------- observing
     def observe(self, player: int) -> np.ndarray:
         n = self.num_players
-        obs = self._layout.new()
-        v = self._layout.view(obs)
+        obs = self.observation_layout.new()
+        v = self.observation_layout.view(obs)
         v["hand"][:] = self.hands[player]
         v["top_card"][self.top] = 1
         if self.colour is not None:

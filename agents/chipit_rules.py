@@ -8,6 +8,7 @@ from agents.base import Policy, check_probability
 from card_envs.core.game import check_choice, check_int
 from card_envs.games.chipit import encoding as E
 from card_envs.games.chipit.cards import COST, IMPOSSIBLE, MAX_VALUE, NUM_TYPES, TOTAL_CHIPS
+from card_envs.games.chipit.moves import affordable_costs, completion_cost
 
 
 def cheapest_costs(hand: list[int], k: int) -> np.ndarray:
@@ -121,4 +122,10 @@ class ChipItRuleAgent(Policy):
             return E.DONE  # the set without chips is complete
         if not options:
             return E.DONE
+        need = int(v["build_needed"][0])
+        if need > 1:  # answering: the card that starts the cheapest completion (cards come in type order)
+            rest = [h - int(b) for h, b in zip(hand, v["build_cards"], strict=True)]
+            costs = affordable_costs(rest, value, int(v["supply"][0]) - int(v["build_chips"][0]))
+            cost = {t: completion_cost(rest, costs, t, need) for t in options}
+            return E.CARD + min(options, key=lambda t: (IMPOSSIBLE if cost[t] is None else cost[t], t))
         return E.CARD + min(options, key=lambda t: (int(COST[t, value]), t))

@@ -74,12 +74,12 @@ def game_from(num_players: int = 3, play_to_end: bool = False, **state) -> ChipI
 
 
 def play(game: ChipItGame, v: int, cards: list[str]) -> None:
-    """Choose value ``v`` and the cards; a lead ends with DONE."""
+    """Choose value ``v`` and the cards (in type order, as the mask asks); a lead ends with DONE."""
     leading = game.last is None
     game.step(value(v))
     if v >= E.HIGH_START:
         game.step(E.UNITS + (v - E.HIGH_START) % E.BLOCK)
-    for code in cards:
+    for code in sorted(cards, key=TYPE_OF_CODE.get):
         game.step(card(code))
     if leading:
         game.step(E.DONE)
@@ -135,7 +135,7 @@ def test_mixed_colour_set_at_one_value_takes_chips_from_the_supply():
     game = game_from(hands=[["G6", "P3", "P2", "G9"], FILLER, FILLER])
     supply = game.supply
     play(game, 6, ["G6", "P3", "P2"])
-    assert shown(game, 0) == [("G6", 0), ("P3", 1), ("P2", 2)]
+    assert shown(game, 0) == [("G6", 0), ("P2", 2), ("P3", 1)]
     state = game.state_dict()
     assert state["last_play"] == {"seat": 0, "count": 3, "value": 6}
     assert state["supply"] == supply - 3
@@ -146,9 +146,10 @@ def test_mixed_colour_set_at_one_value_takes_chips_from_the_supply():
 def test_a_lead_may_hold_any_number_of_cards():
     game = game_from(hands=[["G8", "G8", "P8", "P4", "P2"], FILLER, FILLER])
     game.step(value(8))
-    for code in ["G8", "G8", "P8", "P4"]:
+    for code in ["G8", "G8", "P2", "P4"]:  # cards are added in type order
         game.step(card(code))
-        assert game.action_mask()[E.DONE] and game.action_mask()[card("P2")]
+        assert game.action_mask()[E.DONE] and game.action_mask()[card("P8")]
+        assert not game.action_mask()[card("G8") if code != "G8" else card("G2")]
     play_state = game.state_dict()
     assert play_state["last_play"] is None  # still being built
     game.step(E.DONE)
@@ -186,12 +187,12 @@ def test_same_count_rule():
         **answer_state([FILLER, ["G18", "G9", "G3"], FILLER], last_value=8, last_cards=(("G8", 0), ("P8", 0)))
     )
     game.step(value(9))
-    game.step(card("G9"))
+    game.step(card("G3"))
     assert game.state_dict()["last_play"]["seat"] == 0  # one card is not a complete answer
-    game.step(card("G3"))  # the second card completes it, no DONE needed
+    game.step(card("G9"))  # the second card completes it, no DONE needed
     state = game.state_dict()
     assert state["last_play"] == {"seat": 1, "count": 2, "value": 9}
-    assert shown(game, 1) == [("G9", 0), ("G3", 6)]
+    assert shown(game, 1) == [("G3", 6), ("G9", 0)]
     assert state["current_player"] == 2 and state["building"] is None
 
 
@@ -240,7 +241,8 @@ def test_card_choice_never_leads_into_a_dead_end():
     assert game.supply == 6
     game.step(value(10))
     mask = game.action_mask()
-    assert not mask[card("G3")] and mask[card("G4")] and mask[card("G9")] and mask[card("G10")]
+    assert not mask[card("G3")] and mask[card("G4")] and mask[card("G9")]
+    assert not mask[card("G10")], "cards come in type order: nothing above G10 could join it"
     game.step(card("G4"))
     mask = game.action_mask()
     assert mask[card("G10")] and not mask[card("G9")], "G4+6 and G9+1 would need 7 > 6"
@@ -494,13 +496,18 @@ def test_feasible_values_and_card_options_match_brute_force():
         supply = int(rng.integers(0, 40))
         expected = brute_force_values(hand, k, lo, supply)
         assert set(np.flatnonzero(feasible_values(hand, k, lo, supply)).tolist()) == expected
-        for v in sorted(expected)[:5]:  # every card offered is part of some completing k-set
-            offered = set(card_options(hand, v, k, supply))
-            copies = [t for t in range(NUM_TYPES) for _ in range(hand[t])]
-            usable = {
-                t
-                for combo in itertools.combinations(copies, k)
+        copies = [t for t in range(NUM_TYPES) for _ in range(hand[t])]
+        for v in sorted(expected)[:5]:  # exactly the lowest cards of the completing k-sets are offered
+            completing = [
+                combo
+                for combo in itertools.combinations(copies, k)  # sorted by type, as the cards are added
                 if None not in (costs := [card_cost(c, v) for c in combo]) and sum(costs) <= supply
-                for t in combo
-            }
-            assert offered == usable
+            ]
+            assert set(card_options(hand, v, k, supply)) == {combo[0] for combo in completing}
+            first = completing[0][0]  # after adding it, the second cards of those sets follow
+            rest = hand[:]
+            rest[first] -= 1
+            budget = supply - card_cost(first, v)
+            seconds = {combo[1] for combo in completing if combo[0] == first and k > 1}
+            if k > 1:
+                assert set(card_options(rest, v, k - 1, budget, min_type=first)) == seconds

@@ -166,7 +166,8 @@ class ChipItGame(CardGame):
             mask[E.UNITS : E.UNITS + E.BLOCK] = feas[low : low + E.BLOCK]
         else:
             need = 0 if last is None else last[1] - len(b["cards"])
-            for t in card_options(b["rest"], b["value"], need, self.supply - b["chips"]):
+            min_type = b["cards"][-1] if b["cards"] else 0
+            for t in card_options(b["rest"], b["value"], need, self.supply - b["chips"], min_type):
                 mask[E.CARD + t] = 1
             if last is None and b["cards"]:
                 mask[E.DONE] = 1

@@ -41,43 +41,37 @@ def feasible_values(hand: list[int], k: int, lo: int, supply: int) -> np.ndarray
     return out
 
 
-def cheapest_cost(hand: list[int], k: int, value: int) -> int | None:
-    """Fewest chip points with which ``k`` cards of ``hand`` show ``value`` (None if impossible)."""
-    costs = []
-    for t in range(NUM_TYPES):
-        if hand[t]:
-            c = card_cost(t, value)
-            if c is not None:
-                costs.extend([c] * hand[t])
-    if len(costs) < k:
-        return None
-    costs.sort()
-    return sum(costs[:k])
-
-
-def card_options(hand: list[int], value: int, need: int, budget: int) -> list[int]:
-    """Card types that may be added to a play at ``value`` and keep it completable.
-
-    ``hand`` holds the cards not yet chosen; ``budget`` is the supply left
-    after the chips of the cards already chosen. For an answer ``need`` cards
-    are still to come (this one included): the type qualifies if it plus the
-    ``need - 1`` cheapest other cards fit the budget. For a lead ``need`` is 0:
-    any single card that fits the budget qualifies.
-    """
-    cost_of = {}
-    for t in range(NUM_TYPES):
+def affordable_costs(hand: list[int], value: int, budget: int, min_type: int = 0) -> dict[int, int]:
+    """Chip cost per card type of ``hand`` (``min_type`` on) showing ``value`` within ``budget``."""
+    costs = {}
+    for t in range(min_type, NUM_TYPES):
         if hand[t]:
             c = card_cost(t, value)
             if c is not None and c <= budget:
-                cost_of[t] = c
+                costs[t] = c
+    return costs
+
+
+def completion_cost(hand: list[int], costs: dict[int, int], t: int, need: int) -> int | None:
+    """Fewest chips for card type ``t`` plus ``need - 1`` more cards of types ``>= t`` (None if too few)."""
+    others = sorted(c for u, c in costs.items() if u >= t for _ in range(hand[u] - (u == t)))
+    if len(others) < need - 1:
+        return None
+    return costs[t] + sum(others[: need - 1])
+
+
+def card_options(hand: list[int], value: int, need: int, budget: int, min_type: int = 0) -> list[int]:
+    """Card types that may be added next to a play at ``value`` and keep it completable.
+
+    The cards of a play are added in ascending type order, so each play is
+    exactly one sequence of actions: only types ``>= min_type`` (the type
+    added last) are offered. ``hand`` holds the cards not yet chosen;
+    ``budget`` is the supply left after the chips of the cards already chosen.
+    For an answer ``need`` cards are still to come (this one included): a type
+    qualifies if it plus the ``need - 1`` cheapest cards of the same or higher
+    types fit the budget. For a lead ``need`` is 0: any card that fits qualifies.
+    """
+    costs = affordable_costs(hand, value, budget, min_type)
     if need <= 1:
-        return list(cost_of)
-    costs = sorted(c for t, c in cost_of.items() for _ in range(hand[t]))
-    if len(costs) < need:
-        return []
-    cheapest = sum(costs[:need])
-    rest = sum(costs[: need - 1])
-    threshold = costs[need - 1]
-    # a card no dearer than the need-th cheapest is part of a cheapest completion;
-    # a dearer one replaces that need-th card
-    return [t for t, c in cost_of.items() if (cheapest if c <= threshold else c + rest) <= budget]
+        return list(costs)
+    return [t for t in costs if (c := completion_cost(hand, costs, t, need)) is not None and c <= budget]

@@ -3,7 +3,7 @@
     python3 tasks.py train [train.py options]   # train and evaluate a default agent
     python3 tasks.py test [pytest options]      # ruff, then the test suite (fast default)
     python3 tasks.py bench [bench options]      # speed benchmarks
-    python3 tasks.py lint                       # ruff only
+    python3 tasks.py lint                       # ruff check and ruff format --check
 
 Needs nothing but Python 3.10+. The virtualenv lives in ``.venv``; it is
 (re)installed when missing or when ``pyproject.toml`` changed. torch is
@@ -56,6 +56,7 @@ TASKS = {
     "bench": [PYTHON, "bench/speed.py"],
     "lint": [PYTHON, "-m", "ruff", "check", "."],
 }
+LINT_FORMAT = [PYTHON, "-m", "ruff", "format", "--check", "."]
 
 
 def main(argv: list[str]) -> int:
@@ -64,8 +65,11 @@ def main(argv: list[str]) -> int:
         return 2
     task, extra = argv[0], argv[1:]
     ensure_venv()
-    if task == "test":  # the suite includes the lint: CI fails on either
+    if task in ("test", "lint"):  # the suite includes the lint: CI fails on either
         subprocess.run([str(a) for a in TASKS["lint"]], cwd=ROOT, check=True)
+        subprocess.run([str(a) for a in LINT_FORMAT], cwd=ROOT, check=True)
+        if task == "lint":
+            return 0
     return subprocess.run([str(a) for a in TASKS[task]] + extra, cwd=ROOT).returncode
 
 

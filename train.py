@@ -55,7 +55,7 @@ def main(argv: list[str] | None = None) -> None:
         progress_bar=not args.no_progress,
         **rules,
     )
-    print(f"Trained {args.timesteps} steps in {time.perf_counter() - start:.0f} s; saved to {out}")
+    print(f"Trained {model.num_timesteps} steps in {time.perf_counter() - start:.0f} s; saved to {out}")
     policy = ModelPolicy(model)
     for opponents in ("rule", "random"):
         result = evaluate(

@@ -154,14 +154,17 @@ class CardGame(ABC):
         """Seat that decides now (during a window: not necessarily the one on turn)."""
 
     @property
-    @abstractmethod
     def phase(self) -> str:
-        """Name of the decision being asked for, e.g. ``"play"`` or ``"catch"``."""
+        """Name of the decision being asked for, e.g. ``"play"`` or ``"catch"``; ``"over"`` at the end.
+
+        Games keep it in ``self._phase`` unless they derive it from their state.
+        """
+        return self._phase
 
     @property
-    @abstractmethod
     def is_over(self) -> bool:
         """True once the game has ended by its rules."""
+        return self.phase == "over"
 
     @property
     @abstractmethod

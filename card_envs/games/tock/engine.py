@@ -155,14 +155,6 @@ class TockGame(CardGame):
         return self._turn
 
     @property
-    def phase(self) -> str:
-        return self._phase
-
-    @property
-    def is_over(self) -> bool:
-        return self._phase == "over"
-
-    @property
     def ranks(self) -> list[int] | None:
         return None if self._ranks is None else list(self._ranks)
 

@@ -104,14 +104,6 @@ class UnoGame(CardGame):
 
     # ------------------------------------------------------------ interface
     @property
-    def phase(self) -> str:
-        return self._phase
-
-    @property
-    def is_over(self) -> bool:
-        return self._phase == "over"
-
-    @property
     def current_player(self) -> int:
         return self.catchers[0] if self._phase == "catch" else self.turn
 

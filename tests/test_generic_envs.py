@@ -219,3 +219,27 @@ def test_scripted_agents_always_legal_and_deterministic_given_rng(game, spec):
 def test_unknown_opponent_knob_is_a_value_error(game):
     with pytest.raises(ValueError, match="unknown knob"):
         gymnasium.make(GYM_IDS[game], opponents="rule", opponent_knobs={"no_such_knob": 1})
+
+
+@pytest.mark.parametrize(("game", "rules"), [("uno", {}), ("tock", {}), ("chipit", {"play_to_end": True})])
+def test_early_finishers_stay_agents_and_all_terminate_together(game, rules):
+    """Tianshou ends the episode at the first termination and TorchRL crashes on a partial one."""
+    env = aec_module(game).env(num_players=4, **rules)
+    rng = np.random.default_rng(0)
+    saw_early_finisher = False
+    for seed in range(3):
+        env.reset(seed=seed)
+        engine = env.unwrapped.game
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            terminations = env.terminations.values()
+            assert any(terminations) == all(terminations)
+            if term or trunc:
+                env.step(None)
+                continue
+            finished = engine.finished_ranks()
+            saw_early_finisher |= bool(finished)
+            assert env.agents == env.possible_agents, "nobody leaves before the end"
+            assert int(agent.split("_")[1]) not in finished, "a finished player is never selected"
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert saw_early_finisher or game == "uno"

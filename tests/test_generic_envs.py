@@ -243,3 +243,22 @@ def test_early_finishers_stay_agents_and_all_terminate_together(game, rules):
             assert int(agent.split("_")[1]) not in finished, "a finished player is never selected"
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     assert saw_early_finisher or game == "uno"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_bad_state_raises_value_error_and_changes_nothing(game):
+    engine = game_class(game)()
+    engine.reset(seed=4)
+    for _ in range(10):
+        engine.step(engine.legal_actions()[0])
+    before = engine.state_dict()
+    mask = engine.action_mask().copy()
+    for bad in (
+        {**before, "phase": "no_such_phase"},
+        {k: v for k, v in before.items() if k not in ("supply", "hands", "draw_pile")},
+        {**before, "num_players": before["num_players"] + 1},
+    ):
+        with pytest.raises(ValueError):
+            engine.load_state_dict(bad)
+        assert engine.state_dict() == before
+        assert np.array_equal(engine.action_mask(), mask)

@@ -212,13 +212,22 @@ class CardGame(ABC):
 
         The rules and player count stay those of this instance; ``self.rng``
         is kept (pass a seed to :meth:`reset` first if draws must be repeatable).
+        A malformed or inconsistent state raises ValueError and changes nothing.
         """
         if state.get("game") != self.name or state.get("num_players") != self.num_players:
             raise ValueError(
                 f"state is for {state.get('game')!r} with {state.get('num_players')} players,"
                 f" this game is {self.name!r} with {self.num_players}"
             )
-        self._load_state(state)
+        backup = dict(self.__dict__)  # loaders replace attributes, so a shallow copy restores them
+        try:
+            self._load_state(state)
+        except (KeyError, TypeError, ValueError) as error:
+            self.__dict__.clear()
+            self.__dict__.update(backup)  # a bad state changes nothing
+            if isinstance(error, ValueError):
+                raise
+            raise ValueError(f"bad {self.name} state: {error!r}") from error
         self._mask = None
         self._started = True
 

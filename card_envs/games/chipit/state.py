@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from card_envs.core.game import check_int
 from card_envs.games.chipit.cards import (
     CODES,
     COPIES,
@@ -53,12 +54,6 @@ def _type(code: Any) -> int:
     return TYPE_OF_CODE[code]
 
 
-def _int(name: str, value: Any, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
-        raise ValueError(f"{name} must be an int in {lo}..{hi}, got {value!r}")
-    return value
-
-
 def load(game: ChipItGame, state: dict[str, Any]) -> None:
     """Set ``game`` from a ``to_dict``-shaped dict, checking that it is a consistent position."""
     n = game.num_players
@@ -69,11 +64,11 @@ def load(game: ChipItGame, state: dict[str, Any]) -> None:
         for code in codes:
             game.hands[p][_type(code)] += 1
         game.hand_sizes[p] = len(codes)
-    game.held = [_int("chips", c, 0, TOTAL_CHIPS) for c in state["chips"]]
-    game.supply = _int("supply", state["supply"], 0, TOTAL_CHIPS)
+    game.held = [check_int("chips", c, 0, TOTAL_CHIPS) for c in state["chips"]]
+    game.supply = check_int("supply", state["supply"], 0, TOTAL_CHIPS)
     for p, shown in enumerate(state["display"]):
         game.display[p] = [
-            (_type(e["card"]), _int("display chips", e["chips"], 0, TOTAL_CHIPS)) for e in shown
+            (_type(e["card"]), check_int("display chips", e["chips"], 0, TOTAL_CHIPS)) for e in shown
         ]
         if len({card_value(t, c) for t, c in game.display[p]}) > 1:
             raise ValueError(f"the cards lying out at seat {p} do not show one common value")
@@ -98,24 +93,24 @@ def load(game: ChipItGame, state: dict[str, Any]) -> None:
 
     last = state["last_play"]
     if last is not None:
-        seat = _int("last_play seat", last["seat"], 0, n - 1)
-        count = _int("last_play count", last["count"], 1, NUM_TYPES * COPIES)
-        value = _int("last_play value", last["value"], 2, 10**4)
+        seat = check_int("last_play seat", last["seat"], 0, n - 1)
+        count = check_int("last_play count", last["count"], 1, NUM_TYPES * COPIES)
+        value = check_int("last_play value", last["value"], 2, 10**4)
         shown = game.display[seat]
         if len(shown) != count or any(card_value(t, c) != value for t, c in shown):
             raise ValueError(f"last_play {last} is not what seat {seat} has lying out")
         game.last = (seat, count, value)
-    game.passes = _int("passes", state.get("passes", 0), 0, 10**9)
-    game.finished = [_int("finished seat", p, 0, n - 1) for p in state["finished"]]
+    game.passes = check_int("passes", state.get("passes", 0), 0, 10**9)
+    game.finished = [check_int("finished seat", p, 0, n - 1) for p in state["finished"]]
     if len(set(game.finished)) != len(game.finished):
         raise ValueError(f"finished lists a seat twice: {game.finished}")
     for p in game.finished:
         game.is_finished[p] = True
-    game._current = _int("current_player", state["current_player"], 0, n - 1)
+    game._current = check_int("current_player", state["current_player"], 0, n - 1)
     if state["ranks"] is not None:
         if len(state["ranks"]) != n:
             raise ValueError(f"ranks needs one entry per seat ({n})")
-        game._ranks = [_int("rank", r, 1, n) for r in state["ranks"]]
+        game._ranks = [check_int("rank", r, 1, n) for r in state["ranks"]]
     elif game.is_finished[game._current]:
         raise ValueError(f"current_player {game._current} has already finished")
     elif game.display[game._current]:

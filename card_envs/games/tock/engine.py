@@ -116,7 +116,6 @@ class TockGame(CardGame):
         self._nearest = opponent_choice == "nearest"
         self._set_empty()
 
-    # ----------------------------------------------------------- static facts
     # ------------------------------------------------------------ the state
     def _set_empty(self) -> None:
         n = self.num_players
@@ -538,17 +537,6 @@ class TockGame(CardGame):
         }
 
     def _load_state(self, state: dict[str, Any]) -> None:
-        backup = dict(self.__dict__)
-        try:
-            self._load_checked(state)
-        except (KeyError, TypeError, ValueError) as error:
-            self.__dict__.clear()
-            self.__dict__.update(backup)  # a bad state changes nothing
-            if isinstance(error, ValueError):
-                raise
-            raise ValueError(f"bad tock state: {error!r}") from error
-
-    def _load_checked(self, state: dict[str, Any]) -> None:
         n = self.num_players
 
         def cards(value: Any, what: str) -> list[int]:

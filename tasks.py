@@ -1,9 +1,10 @@
 """Run a project task in a virtualenv that this script creates on first use.
 
     python3 tasks.py train [train.py options]   # train and evaluate a default agent
-    python3 tasks.py test [pytest options]      # ruff, then the test suite (fast default)
+    python3 tasks.py test [pytest options]      # lint, then the fast test suite (-m slow: the long ones)
     python3 tasks.py bench [bench options]      # speed benchmarks
-    python3 tasks.py lint                       # ruff check and ruff format --check
+    python3 tasks.py lint                       # ruff check, ruff format --check, mypy
+    python3 tasks.py docs                       # rewrite the docs' observation tables from the code
 
 Needs nothing but Python 3.10+. The virtualenv lives in ``.venv``; it is
 (re)installed when missing or when ``pyproject.toml`` changed. torch is
@@ -54,9 +55,14 @@ TASKS = {
     "train": [PYTHON, "train.py"],
     "test": [PYTHON, "-m", "pytest", "-n", "auto", "-q"],
     "bench": [PYTHON, "bench/speed.py"],
-    "lint": [PYTHON, "-m", "ruff", "check", "."],
+    "lint": [],  # LINTERS only
+    "docs": [PYTHON, "-m", "card_envs.commands.docs_tables"],
 }
-LINT_FORMAT = [PYTHON, "-m", "ruff", "format", "--check", "."]
+LINTERS = [
+    [PYTHON, "-m", "ruff", "check", "."],
+    [PYTHON, "-m", "ruff", "format", "--check", "."],
+    [PYTHON, "-m", "mypy"],
+]
 
 
 def main(argv: list[str]) -> int:
@@ -66,8 +72,8 @@ def main(argv: list[str]) -> int:
     task, extra = argv[0], argv[1:]
     ensure_venv()
     if task in ("test", "lint"):  # the suite includes the lint: CI fails on either
-        subprocess.run([str(a) for a in TASKS["lint"]], cwd=ROOT, check=True)
-        subprocess.run([str(a) for a in LINT_FORMAT], cwd=ROOT, check=True)
+        for linter in LINTERS:
+            subprocess.run([str(a) for a in linter], cwd=ROOT, check=True)
         if task == "lint":
             return 0
     return subprocess.run([str(a) for a in TASKS[task]] + extra, cwd=ROOT).returncode

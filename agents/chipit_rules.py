@@ -5,15 +5,15 @@ from __future__ import annotations
 import numpy as np
 
 from agents.base import Policy, check_probability
-from card_envs.core.game import check_choice, check_int
+from card_envs.core.checks import check_choice, check_int
 from card_envs.games.chipit import encoding as E
 from card_envs.games.chipit.cards import COST, IMPOSSIBLE, MAX_VALUE, NUM_TYPES, TOTAL_CHIPS
-from card_envs.games.chipit.moves import affordable_costs, completion_cost
+from card_envs.games.chipit.moves import affordable_costs, completion_cost, hand_copies
 
 
 def cheapest_costs(hand: list[int], k: int) -> np.ndarray:
     """Per value T (0..MAX_VALUE): fewest chip points for ``k`` cards of ``hand`` to show T."""
-    copies = [t for t in range(NUM_TYPES) for _ in range(hand[t])]
+    copies = hand_copies(hand)
     if len(copies) < k or k < 1:
         return np.full(MAX_VALUE + 1, IMPOSSIBLE, dtype=np.int64)
     sub = COST[copies]

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from agents.base import Policy, check_probability
-from card_envs.core.game import check_choice, check_int
+from card_envs.core.checks import check_choice, check_int
 from card_envs.games.tock.encoding import (
     CENTRE,
     DRAW,
@@ -25,6 +25,11 @@ from card_envs.games.tock.encoding import (
 )
 
 TARGETS = ("fewest_cards", "most_cards", "nearest", "random")
+
+# the fields the agent reads (slices of the layout, looked up once: act() is called every step)
+_MOVE_BREAK = LAYOUT.slices["move_break"]
+_PILE_SIZE = LAYOUT.slices["pile_size"]
+_STACK_SIZE = LAYOUT.slices["stack_size"]
 
 
 class TockRuleAgent(Policy):
@@ -64,19 +69,18 @@ class TockRuleAgent(Policy):
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         mask = action_mask
-        v = LAYOUT.view(observation)
         if mask[KNOCK]:
-            noticed = v["move_break"][0] > 0.5
+            noticed = observation[_MOVE_BREAK][0] > 0.5
             p = self.vigilance if noticed else self.false_knock_rate
             return KNOCK if p > 0.0 and rng.random() < p else PASS
         opponents = [a for a in range(FIRST_OPPONENT, LAST_OPPONENT + 1) if mask[a]]
         if mask[CENTRE]:
             # opponents are legal next to the centre only as a rule break: dumping the card
             if opponents and self.cheat_rate > 0.0 and rng.random() < self.cheat_rate:
-                return self._pick(opponents, v, rng)
+                return self._pick(opponents, observation, rng)
             return CENTRE
         if opponents:
-            return self._pick(opponents, v, rng)
+            return self._pick(opponents, observation, rng)
         if mask[DRAW]:
             return DRAW
         if mask[OWN_PILE]:
@@ -86,12 +90,13 @@ class TockRuleAgent(Policy):
             raise ValueError("TockRuleAgent was asked to act with an empty action mask")
         return int(legal[0])
 
-    def _pick(self, opponents: list[int], v: dict[str, np.ndarray], rng: np.random.Generator) -> int:
+    def _pick(self, opponents: list[int], observation: np.ndarray, rng: np.random.Generator) -> int:
         """One of the fitting opponents (actions = relative seats) by the ``target`` knob."""
         if len(opponents) == 1 or self.target == "nearest":
             return opponents[0]
         if self.target == "random":
             return opponents[int(rng.integers(len(opponents)))]
-        held = v["pile_size"] + v["stack_size"]  # relative seats: action k is seat k to the left
+        # relative seats: action k is the seat k to the left
+        held = observation[_PILE_SIZE] + observation[_STACK_SIZE]
         sign = 1.0 if self.target == "fewest_cards" else -1.0
         return min(opponents, key=lambda a: (sign * float(held[a]), a))

@@ -1,4 +1,4 @@
-"""A rule-based UNO-style player with human-like lapses."""
+"""A rule-based UNO-style player with human-like lapses (rules: docs/rules/uno.md)."""
 
 from __future__ import annotations
 
@@ -61,12 +61,12 @@ class UnoRuleAgent(Policy):
         return E.PLAY + card
 
     def _favourite_colour(self, hand: np.ndarray) -> int:
-        per_colour = [hand[c * 13 : c * 13 + 13].sum() for c in range(4)]
+        per_colour = [hand[s].sum() for s in C.COLOUR_SLICES]
         return int(np.argmax(per_colour))
 
     def _choose_card(self, playable: list[int], v: dict[str, np.ndarray]) -> int:
         hand = v["hand"]
-        colour_counts = [hand[c * 13 : c * 13 + 13].sum() for c in range(4)]
+        colour_counts = [hand[s].sum() for s in C.COLOUR_SLICES]
         coloured = [t for t in playable if not C.is_wild(t)]
         if not coloured:  # so a Draw Four is never a bluff outside a stack
             return min(playable, key=lambda t: t == C.WILD_DRAW_FOUR)  # plain Wild before Draw Four
@@ -75,4 +75,5 @@ class UnoRuleAgent(Policy):
             attacks = [t for t in coloured if C.rank_of(t) in (C.SKIP, C.REVERSE, C.DRAW_TWO)]
             if attacks:
                 coloured = attacks
-        return max(coloured, key=lambda t: (C.points(t), colour_counts[C.colour_of(t)], -t))
+        # t is coloured here, so t // NUM_RANKS is its colour
+        return max(coloured, key=lambda t: (C.points(t), colour_counts[t // C.NUM_RANKS], -t))

@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 
-from card_envs.games import GAME_ENGINES, game_class
+from card_envs.registry import game_class, game_spec, game_specs
 
 
 def engine_speed(game: str, players: int, games: int, seed: int) -> dict[str, float]:
@@ -38,7 +38,7 @@ def engine_speed(game: str, players: int, games: int, seed: int) -> dict[str, fl
 
 
 def aec_speed(game: str, players: int, games: int, seed: int) -> float:
-    env = importlib.import_module(f"card_envs.{game}_v0").env(num_players=players)
+    env = importlib.import_module(f"card_envs.{game_spec(game).aec_name}").env(num_players=players)
     rng = np.random.default_rng(seed)
     steps = 0
     start = time.perf_counter()
@@ -55,22 +55,24 @@ def aec_speed(game: str, players: int, games: int, seed: int) -> float:
     return steps / (time.perf_counter() - start)
 
 
-DEFAULT_PLAYERS = {"uno": [2, 4, 10], "tock": [2, 4, 6], "chipit": [2, 4, 6]}
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--game", choices=sorted(GAME_ENGINES), action="append", help="default: all")
-    parser.add_argument("--players", type=int, action="append", help="default: a few per game")
+    parser.add_argument("--game", choices=sorted(game_specs()), action="append", help="default: all")
+    parser.add_argument(
+        "--players",
+        type=int,
+        action="append",
+        help="default: each game's smallest, default and largest table",
+    )
     parser.add_argument("--games", type=int, default=100, help="games per measurement (default: 100)")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     header = ("game", "N", "games", "mean steps", "truncated", "engine st/s", "AEC st/s")
     print("{:<7} {:>2} {:>6} {:>10} {:>9} {:>11} {:>9}".format(*header))
-    for game in args.game or sorted(GAME_ENGINES):
-        for players in args.players or DEFAULT_PLAYERS[game]:
+    for game in args.game or sorted(game_specs()):
+        for players in args.players or game_spec(game).player_counts():
             e = engine_speed(game, players, args.games, args.seed)
             aec = aec_speed(game, players, max(1, args.games // 4), args.seed)
             print(

@@ -1,12 +1,18 @@
-"""Evaluate a policy in one seat against opponents: win rate with a confidence interval."""
+"""One agent against a set of opponents: its win rate, rank and reward with 95% intervals.
+
+A convenience over :func:`card_envs.tournament.tournament` for the common
+question "how does this policy do against these players?".
+"""
 
 from __future__ import annotations
 
-import math
-from dataclasses import asdict, dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from card_envs.core.single import CardGameEnv
+from agents.specs import PolicySpec, spec_label
+from card_envs.registry import game_class
+from card_envs.tournament import tournament
 
 
 @dataclass(frozen=True)
@@ -22,9 +28,6 @@ class MatchResult:
     mean_reward: float
     mean_rank: float
 
-    def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
     def summary(self) -> str:
         return (
             f"vs {self.opponents:<8} win rate {self.win_rate:6.1%}"
@@ -34,50 +37,29 @@ class MatchResult:
         )
 
 
-def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval of a binomial proportion (sound near 0 and 1, unlike the normal one)."""
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
 def evaluate(
-    policy: Any,
+    policy: PolicySpec,
     game: str = "uno",
     num_players: int | None = None,
-    opponents: Any = "rule",
+    opponents: PolicySpec | Sequence[PolicySpec] = "rule",
     episodes: int = 200,
     seed: int = 0,
-    opponent_knobs: dict[str, Any] | None = None,
+    workers: int = 1,
     **rules: Any,
 ) -> MatchResult:
-    """Play ``episodes`` games with ``policy`` in a seat drawn at random each game.
-
-    ``policy`` is an :class:`agents.Policy`; ``opponents`` any spec the
-    single-agent env takes. A win is finishing first (rank 1).
-    """
-    if episodes < 1:
-        raise ValueError(f"episodes must be >= 1, got {episodes}")
-    env = CardGameEnv(
-        game, num_players, opponents=opponents, opponent_knobs=opponent_knobs, learner_seat="random", **rules
+    """Play ``episodes`` games of ``policy`` against ``opponents`` (one spec for all other
+    seats, or one per seat), seats rotated. A win is finishing first (rank 1)."""
+    n = num_players or game_class(game).default_players
+    others: list[Any] = list(opponents) if isinstance(opponents, (list, tuple)) else [opponents] * (n - 1)
+    result = tournament(game, [policy, *others], episodes, rules, seed=seed, workers=workers)
+    agent = result.agents[0]
+    return MatchResult(
+        opponents=spec_label(opponents) if isinstance(opponents, str) else repr(opponents),
+        episodes=agent.games,
+        wins=round(agent.win_rate.value * agent.games),
+        win_rate=agent.win_rate.value,
+        ci_low=agent.win_rate.low,
+        ci_high=agent.win_rate.high,
+        mean_reward=agent.mean_reward.value,
+        mean_rank=agent.mean_rank.value,
     )
-    wins = 0
-    rewards = ranks = 0.0
-    obs, _ = env.reset(seed=seed)
-    for _ in range(episodes):
-        while True:
-            action = policy.act(obs, env.action_masks(), env.np_random)
-            obs, reward, terminated, truncated, info = env.step(action)
-            if terminated or truncated:
-                break
-        wins += info["rank"] == 1
-        rewards += reward
-        ranks += info["rank"]
-        obs, _ = env.reset()
-    low, high = wilson_interval(wins, episodes)
-    name = opponents if isinstance(opponents, str) else repr(opponents)
-    return MatchResult(name, episodes, wins, wins / episodes, low, high, rewards / episodes, ranks / episodes)

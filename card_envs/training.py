@@ -1,40 +1,151 @@
-"""Fit sb3-contrib MaskablePPO agents on the single-agent envs (``train.py`` is a shell over this)."""
+"""Fit sb3-contrib MaskablePPO agents on the single-agent envs (``train.py`` is a shell over this).
+
+A run writes one directory::
+
+    runs/uno/                 the --out directory
+      settings.json           game, table, rules, opponents, PPO settings, sizes, versions, seed
+      model.zip               the final model (evaluate.py --model runs/uno)
+      checkpoints/            model_<steps>_steps.zip every checkpoint_every steps
+      evaluations.csv         periodic evaluations against the scripted opponents
+      tb/                     TensorBoard logs (when tensorboard is installed)
+"""
 
 from __future__ import annotations
 
+import copy
+import json
+import platform
+import shutil
+import sys
 from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+import gymnasium
 import torch
 from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
-from card_envs.core.single import CardGameEnv
+from agents.envs import make_env
+from agents.model import MODEL_FILE, SETTINGS_FILE
+from card_envs.callbacks import EvaluationLog, ProgressLines, SelfPlaySnapshots
+from card_envs.registry import game_class
 
-DEFAULT_PPO_KWARGS: dict[str, Any] = {
+#: PPO settings of every run unless the settings override them
+DEFAULT_PPO: dict[str, Any] = {
     "n_steps": 1024,
     "batch_size": 256,
     "n_epochs": 5,
     "learning_rate": 3e-4,
     "gamma": 0.995,
     "ent_coef": 0.01,
-    "policy_kwargs": {"net_arch": [256, 256]},
+    "net_arch": [256, 256],
 }
+#: per-game changes to DEFAULT_PPO and the default reward shaping, chosen by bench/learning.py
+GAME_DEFAULTS: dict[str, dict[str, Any]] = {}
+PACKAGES = ("card-envs", "gymnasium", "pettingzoo", "numpy", "torch", "stable-baselines3", "sb3-contrib")
 
 
-def _env_factory(seed: int, env_kwargs: dict[str, Any]) -> Callable[[], Monitor]:
-    def make() -> Monitor:
-        torch.set_num_threads(1)  # one thread per process: two slow PPO down 5-15x on 2 cores
-        env = CardGameEnv(**env_kwargs)
+@dataclass
+class TrainSettings:
+    """Everything that defines a training run (saved as settings.json in the run directory)."""
+
+    game: str = "uno"
+    num_players: int = 4
+    rules: dict[str, Any] = field(default_factory=dict)
+    #: one spec for every other seat, or one per seat: "rule", "rule:KNOB=V", "random",
+    #: "model:PATH", "self" (a pool of the learner's own snapshots)
+    opponents: list[str] = field(default_factory=lambda: ["rule"])
+    timesteps: int = 150_000
+    envs: int = 2
+    seed: int = 0
+    reward_shaping: float | None = None  # None: the game's default
+    ppo: dict[str, Any] = field(default_factory=dict)  # changes to DEFAULT_PPO
+    eval_every: int = 50_000
+    eval_games: int = 100
+    checkpoint_every: int = 50_000
+    snapshot_every: int = 20_000
+    threads: int = 1
+
+    def check(self) -> None:
+        """Raise ValueError with one sentence for the first nonsense setting, before any work."""
+        for name in ("timesteps", "envs", "eval_every", "eval_games", "checkpoint_every", "snapshot_every"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
+        if self.threads < 1:
+            raise ValueError(f"threads must be >= 1, got {self.threads}")
+        if self.reward_shaping is not None and not 0 <= self.reward_shaping <= 100:
+            raise ValueError(f"reward_shaping must be in 0..100, got {self.reward_shaping}")
+        unknown = sorted(set(self.ppo) - set(DEFAULT_PPO))
+        if unknown:
+            raise ValueError(f"unknown PPO setting(s) {unknown}; known: {sorted(DEFAULT_PPO)}")
+        engine = game_class(self.game).from_rules(self.num_players, **self.rules)
+        n_other = engine.num_players - 1
+        if len(self.opponents) not in (1, n_other):
+            raise ValueError(
+                f"opponents needs 1 spec or {n_other} (one per other seat), got {self.opponents}"
+            )
+        make_env(**self.env_kwargs(), opponents=[s if s != "self" else "random" for s in self.seats()])
+
+    def seats(self) -> list[str]:
+        """One opponent spec per other seat."""
+        return self.opponents * (self.num_players - 1) if len(self.opponents) == 1 else list(self.opponents)
+
+    def shaping(self) -> float:
+        if self.reward_shaping is not None:
+            return self.reward_shaping
+        return float(GAME_DEFAULTS.get(self.game, {}).get("reward_shaping", 0.0))
+
+    def ppo_settings(self) -> dict[str, Any]:
+        game = {k: v for k, v in GAME_DEFAULTS.get(self.game, {}).items() if k in DEFAULT_PPO}
+        return {**DEFAULT_PPO, **game, **self.ppo}
+
+    def env_kwargs(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "num_players": self.num_players,
+            "reward_shaping": self.shaping(),
+            **self.rules,
+        }
+
+    def as_json(self) -> dict[str, Any]:
+        engine = game_class(self.game).from_rules(self.num_players, **self.rules)
+        return {
+            **asdict(self),
+            "reward_shaping": self.shaping(),
+            "ppo": self.ppo_settings(),
+            "observation_size": engine.observation_size,
+            "num_actions": engine.num_actions,
+            "versions": {**_versions(), "python": platform.python_version()},
+        }
+
+
+def _versions() -> dict[str, str]:
+    versions = {}
+    for package in PACKAGES:
+        try:
+            versions[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            versions[package] = "not installed"
+    return versions
+
+
+def _env_factory(seed: int, env_kwargs: dict[str, Any], threads: int) -> Callable[[], gymnasium.Env]:
+    def make() -> gymnasium.Env:
+        torch.set_num_threads(threads)  # one thread per process: two slow PPO down 5-15x on 2 cores
+        env = make_env(**env_kwargs)
         env.reset(seed=seed)
-        return Monitor(env)
+        return Monitor(env, info_keywords=("rank", "rank_reward"))
 
     return make
 
 
-def make_vec_env(env_kwargs: dict[str, Any], n_envs: int = 2, seed: int = 0) -> VecEnv:
+def make_vec_env(env_kwargs: dict[str, Any], n_envs: int = 2, seed: int = 0, threads: int = 1) -> VecEnv:
     """``n_envs`` copies of the single-agent env, in subprocesses when more than one.
 
     ``action_masks()`` is a method of the env class, so MaskablePPO finds it
@@ -42,47 +153,76 @@ def make_vec_env(env_kwargs: dict[str, Any], n_envs: int = 2, seed: int = 0) -> 
     """
     if n_envs < 1:
         raise ValueError(f"n_envs must be >= 1, got {n_envs}")
-    CardGameEnv(**env_kwargs)  # fail fast, in this process, on bad arguments
-    factories = [_env_factory(seed + i, env_kwargs) for i in range(n_envs)]
+    make_env(**env_kwargs)  # fail fast, in this process, on bad arguments
+    factories = [_env_factory(seed + i, env_kwargs, threads) for i in range(n_envs)]
     return SubprocVecEnv(factories) if n_envs > 1 else DummyVecEnv(factories)
 
 
+def prepare_run_dir(out: str | Path, force: bool) -> Path:
+    """The run directory, refused if it holds a model already, unless ``force``."""
+    out = Path(out)
+    if (out / MODEL_FILE).exists() or (out / SETTINGS_FILE).exists():
+        if not force:
+            raise FileExistsError(f"{out} already holds a run; pass force=True (--force) to replace it")
+        shutil.rmtree(out)
+    out.mkdir(parents=True, exist_ok=True)
+    return out
+
+
 def train(
-    game: str = "uno",
-    num_players: int | None = 4,
-    opponents: Any = "rule",
-    timesteps: int = 200_000,
-    n_envs: int = 2,
-    seed: int = 0,
-    save_path: str | Path | None = "models/uno_maskppo.zip",
-    progress_bar: bool = True,
-    ppo_kwargs: dict[str, Any] | None = None,
-    opponent_knobs: dict[str, Any] | None = None,
-    **rules: Any,
+    settings: TrainSettings,
+    out: str | Path | None = None,
+    *,
+    force: bool = False,
+    progress: bool | None = None,
 ) -> MaskablePPO:
-    """Train MaskablePPO in a random seat against ``opponents`` and save it to ``save_path``."""
-    torch.set_num_threads(1)
-    env_kwargs = {
-        "game": game,
-        "num_players": num_players,
-        "opponents": opponents,
-        "opponent_knobs": opponent_knobs,
-        **rules,
-    }
-    vec_env = make_vec_env(env_kwargs, n_envs=n_envs, seed=seed)
+    """Train MaskablePPO in a random seat against ``settings.opponents``; write the run to ``out``.
+
+    ``progress``: a progress bar (True), log lines (False), or the bar only
+    when standard output is a terminal (None). Without ``out`` nothing is saved.
+    """
+    settings.check()
+    torch.set_num_threads(settings.threads)
+    run_dir = prepare_run_dir(out, force) if out is not None else None
+    if run_dir is not None:
+        (run_dir / SETTINGS_FILE).write_text(json.dumps(settings.as_json(), indent=2) + "\n")
+    ppo = settings.ppo_settings()
+    net_arch = ppo.pop("net_arch")
+    env_kwargs = {**settings.env_kwargs(), "opponents": settings.seats()}
+    vec_env = make_vec_env(env_kwargs, settings.envs, settings.seed, settings.threads)
+    tensorboard = None
+    if run_dir is not None and _has_tensorboard():
+        tensorboard = str(run_dir / "tb")
     try:
         model = MaskablePPO(
             "MlpPolicy",
             vec_env,
-            seed=seed,
+            seed=settings.seed,
             device="cpu",
             verbose=0,
-            **{**DEFAULT_PPO_KWARGS, **(ppo_kwargs or {})},
+            tensorboard_log=tensorboard,
+            policy_kwargs={"net_arch": net_arch},
+            **ppo,
         )
-        model.learn(total_timesteps=timesteps, progress_bar=progress_bar)
+        bar = sys.stdout.isatty() if progress is None else progress
+        callbacks: list[BaseCallback] = [ProgressLines(settings.timesteps, quiet=bar)]
+        if "self" in settings.seats():
+            callbacks.append(SelfPlaySnapshots(settings.snapshot_every, copy.deepcopy))
+        if run_dir is not None:
+            every = max(1, settings.checkpoint_every // settings.envs)
+            callbacks.append(CheckpointCallback(every, str(run_dir / "checkpoints"), name_prefix="model"))
+            callbacks.append(EvaluationLog(settings, run_dir / "evaluations.csv"))
+        model.learn(total_timesteps=settings.timesteps, progress_bar=bar, callback=CallbackList(callbacks))
     finally:
         vec_env.close()
-    if save_path is not None:
-        Path(save_path).parent.mkdir(parents=True, exist_ok=True)
-        model.save(save_path)
+    if run_dir is not None:
+        model.save(run_dir / MODEL_FILE)
     return model
+
+
+def _has_tensorboard() -> bool:
+    try:
+        import tensorboard  # noqa: F401
+    except ImportError:
+        return False
+    return True

@@ -12,7 +12,7 @@ from card_envs import chipit_v0
 from card_envs.games.chipit import encoding as E
 from card_envs.games.chipit.cards import COPIES, FACE, NUM_CARDS, NUM_GREEN, NUM_TYPES, TOTAL_CHIPS
 from card_envs.games.chipit.engine import ChipItGame
-from tests.env_checks import assert_valid_ranks, random_playouts, run_check_env, run_pettingzoo_tests
+from tests.env_checks import assert_valid_ranks, random_playouts, run_check_env
 
 MAIN_KEYS = (
     "hands",
@@ -29,51 +29,43 @@ MAIN_KEYS = (
 
 
 def check_invariants(game: ChipItGame) -> None:
-    """60 cards and 108 chip points accounted for; nothing negative (cheap: runs after every action)."""
+    """60 cards and 108 chip points accounted for; nothing negative (runs after every action)."""
     n = game.num_players
-    cards = sum(game.hand_sizes) + sum(len(d) for d in game.display) + len(game.discard) + len(game.out)
+    tb = game.table
+    cards = sum(tb.hand_sizes) + sum(len(d) for d in tb.display) + len(tb.discard) + len(tb.out)
     assert cards == NUM_CARDS, f"{cards} cards accounted for"
-    chips = game.supply + sum(game.held) + sum(c for d in game.display for _, c in d)
+    chips = tb.supply + sum(tb.held) + sum(s.chips for d in tb.display for s in d)
     assert chips == TOTAL_CHIPS, f"{chips} chip points accounted for"
-    assert game.supply >= 0 and min(game.held) >= 0
+    assert tb.supply >= 0 and min(tb.held) >= 0
     if not game.is_over:
-        assert not game.is_finished[game.current_player]
-        assert not game.display[game.current_player], "own cards are cleared at the start of the turn"
-    assert len(game.finished) <= (n if game.play_to_end else 1)
+        assert not tb.is_finished[game.current_player]
+        assert not tb.display[game.current_player], "own cards are cleared at the start of the turn"
+    assert len(tb.finished) <= (n if game.play_to_end else 1)
+    game.check_consistency()  # the engine's own, fuller check must agree
 
 
 def check_card_types(game: ChipItGame) -> None:
+    tb = game.table
     counts = [0] * NUM_TYPES
     for p in range(game.num_players):
         for t in range(NUM_TYPES):
-            counts[t] += game.hands[p][t]
-        assert sum(game.hands[p]) == game.hand_sizes[p]
-        for t, _ in game.display[p]:
-            counts[t] += 1
-    for t in game.discard + game.out:
+            counts[t] += tb.hands[p][t]
+        assert sum(tb.hands[p]) == tb.hand_sizes[p]
+        for s in tb.display[p]:
+            counts[s.card] += 1
+    for t in tb.discard + tb.out:
         counts[t] += 1
     assert counts == [COPIES] * NUM_TYPES
 
 
 # ------------------------------------------------------------------ APIs
-@pytest.mark.parametrize("num_players", [2, 4, 6])
-def test_pettingzoo_api_seed_and_render(num_players):
-    run_pettingzoo_tests(chipit_v0, num_players=num_players)
-
-
-def test_pettingzoo_api_play_to_end():
-    run_pettingzoo_tests(chipit_v0, num_players=3, play_to_end=True)
-
-
+# PettingZoo's api/seed/render tests and check_env at 2, 4 and 6 players and with
+# play_to_end run for every game in tests/test_generic_envs.py.
 @pytest.mark.parametrize(
     "kwargs",
-    [
-        {},
-        {"num_players": 2, "opponents": "random"},
-        {"num_players": 6, "learner_seat": 5, "play_to_end": True},
-    ],
+    [{"num_players": 2, "opponents": "random"}, {"num_players": 6, "learner_seat": 5, "play_to_end": True}],
 )
-def test_gymnasium_check_env(kwargs):
+def test_gymnasium_check_env_with_other_opponents_and_seats(kwargs):
     run_check_env("card_envs/ChipIt-v0", **kwargs)
 
 
@@ -122,10 +114,10 @@ def test_observation_fields_and_bounds():
             assert obs.dtype == np.float32 and obs.shape == (layout.size,)
             assert np.all(obs >= layout.low) and np.all(obs <= layout.high)
             v = layout.view(obs)
-            assert v["hand"].tolist() == game.hands[seat]
-            assert v["hand_sizes"][0] == game.hand_sizes[seat] and v["supply"][0] == game.supply
+            assert v["hand"].tolist() == game.table.hands[seat]
+            assert v["hand_sizes"][0] == game.table.hand_sizes[seat] and v["supply"][0] == game.table.supply
             assert v["phase"][E.PHASES.index(game.phase)] == 1
-            assert v["hand_sizes"][1] == game.hand_sizes[(seat + 1) % 4]  # relative seats
+            assert v["hand_sizes"][1] == game.table.hand_sizes[(seat + 1) % 4]  # relative seats
         legal = np.flatnonzero(game.action_mask())
         game.step(int(legal[rng.integers(legal.size)]))
 
@@ -133,7 +125,7 @@ def test_observation_fields_and_bounds():
 def test_observation_shows_the_play_being_built():
     game = ChipItGame(3)
     game.reset(seed=0)
-    t = next(t for t in range(NUM_GREEN) if game.hands[0][t])  # a green card of seat 0
+    t = next(t for t in range(NUM_GREEN) if game.table.hands[0][t])  # a green card of seat 0
     game.step(E.VALUE + FACE[t] + 1 - E.MIN_VALUE)  # one above its face: 1 chip
     game.step(E.CARD + t)
     v = game.observation_layout.view(game.observe(0))
@@ -142,27 +134,45 @@ def test_observation_shows_the_play_being_built():
 
 
 # ------------------------------------------------------------ invariants
-@pytest.mark.parametrize("num_players", [2, 3, 4, 5, 6])
-def test_invariants_over_2000_random_games(num_players):
+def check_invariants_over_random_games(num_players: int, games: int) -> None:
     game = ChipItGame(num_players)
-    stats = random_playouts(game, games=2000, seed=num_players, check=check_invariants)
+    stats = random_playouts(game, games=games, seed=num_players, check=check_invariants)
     check_card_types(game)
     assert stats["truncated"] == 0  # random games end well inside the default step cap
     assert 50 < stats["mean_steps"] < game.default_max_steps / 5
 
 
-@pytest.mark.parametrize("num_players", [3, 6])
-def test_invariants_play_to_end(num_players):
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5, 6])
+def test_invariants_over_random_games(num_players):
+    check_invariants_over_random_games(num_players, games=30)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5, 6])
+def test_invariants_over_2000_random_games(num_players):
+    check_invariants_over_random_games(num_players, games=2000)
+
+
+@pytest.mark.parametrize(
+    ("num_players", "games"),
+    [
+        (3, 40),
+        (6, 30),
+        pytest.param(3, 300, marks=pytest.mark.slow),
+        pytest.param(6, 300, marks=pytest.mark.slow),
+    ],
+)
+def test_invariants_play_to_end(num_players, games):
     game = ChipItGame(num_players, play_to_end=True)
 
     def check(g: ChipItGame) -> None:
         check_invariants(g)
         if g.is_over:
             check_card_types(g)
-            assert len(g.finished) == num_players - 1
+            assert len(g.table.finished) == num_players - 1
             assert sorted(g.ranks) == list(range(1, num_players + 1))
 
-    random_playouts(game, games=300, seed=1, check=check)
+    random_playouts(game, games=games, seed=1, check=check)
 
 
 def test_truncated_games_have_valid_ranks():
@@ -174,7 +184,7 @@ def test_truncated_games_have_valid_ranks():
     for _ in range(200):
         legal = np.flatnonzero(game.action_mask())
         game.step(int(legal[rng.integers(legal.size)]))
-        if game.finished:
+        if game.table.finished:
             break
     ranks = game.truncation_ranks()
     assert_valid_ranks(ranks, 5)
@@ -182,12 +192,13 @@ def test_truncated_games_have_valid_ranks():
         assert ranks[seat] == rank
 
 
-def test_every_move_being_built_completes_and_touches_no_main_key():
+@pytest.mark.parametrize("states", [50, pytest.param(150, marks=pytest.mark.slow)])
+def test_every_move_being_built_completes_and_touches_no_main_key(states):
     """From sampled states, every masked-in choice leads to a completed play (no dead end)."""
     rng = np.random.default_rng(9)
     for num_players in (2, 4, 6):
         game = ChipItGame(num_players)
-        for _ in range(150):
+        for _ in range(states):
             game.reset(rng)
             for _ in range(int(rng.integers(0, 60))):
                 if game.is_over:
@@ -206,7 +217,7 @@ def explore(game: ChipItGame, start: dict, action: int, rng: np.random.Generator
     game.load_state_dict(start)
     seat = start["current_player"]
     game.step(action)
-    while game.build is not None:
+    while game.table.build is not None:
         assert game.current_player == seat
         state = game.state_dict()
         assert all(state[k] == start[k] for k in MAIN_KEYS)

@@ -1,4 +1,4 @@
-"""Scenario tests for every rule and variant of RULES.md "Game C", each from a known state."""
+"""Scenario tests for every rule and variant of docs/rules/chipit.md, each from a known state."""
 
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ def game_from(num_players: int = 3, play_to_end: bool = False, **state) -> ChipI
 
 def play(game: ChipItGame, v: int, cards: list[str]) -> None:
     """Choose value ``v`` and the cards (in type order, as the mask asks); a lead ends with DONE."""
-    leading = game.last is None
+    leading = game.table.last is None
     game.step(value(v))
     if v >= E.HIGH_START:
         game.step(E.UNITS + (v - E.HIGH_START) % E.BLOCK)
@@ -133,7 +133,7 @@ def test_value_arithmetic_for_both_colours():
 
 def test_mixed_colour_set_at_one_value_takes_chips_from_the_supply():
     game = game_from(hands=[["G6", "P3", "P2", "G9"], FILLER, FILLER])
-    supply = game.supply
+    supply = game.table.supply
     play(game, 6, ["G6", "P3", "P2"])
     assert shown(game, 0) == [("G6", 0), ("P2", 2), ("P3", 1)]
     state = game.state_dict()
@@ -208,7 +208,7 @@ def test_strictly_higher_value():
 def test_supply_running_out_masks_out_values_and_cards():
     # holdings keep 105 points, the supply has 3
     game = game_from(hands=[["G7", "P5"], FILLER, FILLER], chips=[0, 0, 105])
-    assert game.supply == 3
+    assert game.table.supply == 3
     values = legal_values(game)
     assert values == [5, 7, 8, 9, 10, 15, 20]
     assert not game.action_mask()[E.HIGH : E.UNITS].any()
@@ -221,7 +221,7 @@ def test_supply_running_out_masks_out_values_and_cards():
             chips=[0, 0, 102],
         )
     )
-    assert game.supply == 4
+    assert game.table.supply == 4
     assert legal_values(game) == [8, 9]  # 9: G7+2 and G7+2; 10 would need 3 + 3 > 4
     game.step(value(9))
     mask = game.action_mask()
@@ -238,7 +238,7 @@ def test_card_choice_never_leads_into_a_dead_end():
             chips=[0, 0, 100],
         )
     )
-    assert game.supply == 6
+    assert game.table.supply == 6
     game.step(value(10))
     mask = game.action_mask()
     assert not mask[card("G3")] and mask[card("G4")] and mask[card("G9")]
@@ -252,7 +252,7 @@ def test_card_choice_never_leads_into_a_dead_end():
 
 def test_values_above_129_are_built_by_block_and_units():
     game = game_from(hands=[["P11", "G18"], FILLER, FILLER], chips=[0, 0, 86])
-    assert game.supply == 22
+    assert game.table.supply == 22
     mask = game.action_mask()
     assert mask[value(231)] and mask[value(253)] and not mask[value(264)]  # 11 x 24 needs 23 points
     game.step(value(231))
@@ -264,7 +264,7 @@ def test_values_above_129_are_built_by_block_and_units():
     game.step(card("P11"))
     game.step(E.DONE)
     assert shown(game, 0) == [("P11", 20)]
-    assert game.supply == 2
+    assert game.table.supply == 2
 
 
 def test_answer_with_an_empty_hand_can_only_pass():
@@ -307,7 +307,7 @@ def test_pass_returns_zero_one_or_two_points_never_more_than_held(held, returns)
         **answer_state([FILLER, ["G3"], FILLER], chips=[3, held, 3], last_value=20, last_cards=(("G8", 12),))
     )
     assert [a - E.PASS for a in game.legal_actions() if a < E.VALUE] == returns
-    supply = game.supply
+    supply = game.table.supply
     game.step(pass_(returns[-1]))
     state = game.state_dict()
     assert state["chips"][1] == held - returns[-1] and state["supply"] == supply + returns[-1]
@@ -468,6 +468,43 @@ def test_load_state_rejects_inconsistent_positions():
     ok = copy.deepcopy(good)
     ok.update({"building": {"value": 40, "block": None, "cards": []}, "phase": "cards"})  # G2 + 38 fits
     ChipItGame(3).load_state_dict(ok)
+    # a game whose mask is cached judges the loaded play by the new state's mask
+    game = game_from(hands=[["G2"], ["G3"], ["G4"]])
+    assert game.action_mask().any()
+    dead_end = copy.deepcopy(good)
+    dead_end.update({"building": {"value": 150, "block": None, "cards": []}, "phase": "cards"})
+    with pytest.raises(ValueError, match="cannot be completed"):
+        game.load_state_dict(dead_end)
+    assert game.state_dict() == good
+
+
+def test_load_state_checks_every_field_and_invariant():
+    good = game_from(**answer_state([["G2"], ["G3", "G9"], ["G4"]], chips=[0, 3, 3])).state_dict()
+    for changes, match in [
+        ({"hands": [["G2"], ["G3", "G9"]]}, "hands must have 3 entries"),
+        ({"chips": [0, 3, "3"]}, r"chips\[2\] must be an int"),
+        ({"display": [[{"card": "G8"}], [], []]}, "lacks the key"),
+        ({"last_play": {"seat": 3, "count": 1, "value": 8}}, "last_play.seat"),
+        ({"finished": [2, 2]}, "must not repeat a seat"),
+        ({"ranks": [1, 2, 3]}, "do not follow from finished"),
+        ({"passes": 1}, "passes 1 do not fit"),  # seat 1 answers seat 0's play: nobody passed yet
+        (
+            {"chips": [0, 3, 0], "supply": good["supply"] + 3, "hands": [["G2"], ["G3", "G9"], []]},
+            "finished exactly when",
+        ),
+        ({"building": {"value": 9, "block": None, "cards": ["G9", "G3"]}, "phase": "cards"}, "ascending"),
+        ({"building": {"value": 9, "block": 130, "cards": []}, "phase": "cards"}, "not in its block"),
+        (
+            {"building": {"value": None, "block": 131, "cards": []}, "phase": "units"},
+            "lowest value of a block",
+        ),
+    ]:
+        state = copy.deepcopy(good)
+        state.update(changes)
+        if "G4" not in [c for h in state["hands"] for c in h]:
+            state["out"] = sorted([*state["out"], "G4"], key=TYPE_OF_CODE.get)
+        with pytest.raises(ValueError, match=match):
+            ChipItGame(3).load_state_dict(state)
 
 
 # ------------------------------------------------------ mask cross-check

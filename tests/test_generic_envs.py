@@ -9,24 +9,45 @@ import gymnasium
 import numpy as np
 import pytest
 
-import card_envs
 from agents import make_policy
 from card_envs.core.game import IllegalActionError
-from card_envs.core.ranking import rank_rewards, ranks_by_key
-from card_envs.games import game_class
+from card_envs.core.ranking import rank_rewards, ranks_after_finishers, ranks_by_key
+from card_envs.registry import game_class, game_spec, game_specs
 from tests.env_checks import (
     assert_deepcopy_independent,
     assert_rejects_bad_actions,
     play_and_record,
+    run_check_env,
+    run_pettingzoo_tests,
 )
 
-GAMES = ["uno", "tock", "chipit"]
-AEC_MODULES = {"uno": "uno_v0", "tock": "tock_v0", "chipit": "chipit_v0"}
-GYM_IDS = {game: env_id for env_id, game in card_envs.GYM_IDS.items()}
+#: every registered game: the built-in ones and the toy game of the test tree (tests/toy_game.py)
+GAMES = sorted(game_specs())
+GYM_IDS = {name: spec.gym_id for name, spec in game_specs().items()}
+#: (game, num_players, rules): each game at its smallest, default and largest table with default
+#: rules, and each of its rule mixes at the smallest and the default table
+TABLES = [
+    (name, players, {}) for name, spec in sorted(game_specs().items()) for players in spec.player_counts()
+] + [
+    (name, players, dict(rules))
+    for name, spec in sorted(game_specs().items())
+    for rules in spec.rule_mixes
+    for players in sorted({game_class(name).min_players, game_class(name).default_players})
+]
 
 
 def aec_module(game: str):
-    return importlib.import_module(f"card_envs.{AEC_MODULES[game]}")
+    return importlib.import_module(f"card_envs.{game_spec(game).aec_name}")
+
+
+@pytest.mark.parametrize(("game", "num_players", "rules"), TABLES)
+def test_pettingzoo_api_seed_and_render(game, num_players, rules):
+    run_pettingzoo_tests(aec_module(game), num_players=num_players, **rules)
+
+
+@pytest.mark.parametrize(("game", "num_players", "rules"), TABLES)
+def test_gymnasium_check_env(game, num_players, rules):
+    run_check_env(GYM_IDS[game], num_players=num_players, **rules)
 
 
 def test_rank_rewards_are_zero_sum_and_share_ties():
@@ -36,6 +57,8 @@ def test_rank_rewards_are_zero_sum_and_share_ties():
     assert tied[1] == tied[2] == pytest.approx(0.0)
     assert sum(tied) == pytest.approx(0.0)
     assert ranks_by_key([0, 1, 2, 3], key=lambda p: [5, 3, 5, 9][p]) == {1: 1, 0: 2, 2: 2, 3: 4}
+    held = [4, 0, 2, 2, 0]
+    assert ranks_after_finishers(5, {1: 1, 4: 2}, key=held.__getitem__) == [5, 1, 3, 3, 2]
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -194,16 +217,16 @@ def test_single_env_illegal_action_modes_for_unmasked_algorithms(game):
         gymnasium.make(GYM_IDS[game], illegal_action="ignore")
 
 
-AGENT_TEST_RULES = {"uno": {"draw_four": "official"}, "tock": {"opponent_choice": "nearest"}, "chipit": {}}
-RANDOMISED_KNOBS = {"uno": {"forget_call": 0.5}, "tock": {"vigilance": 0.5}, "chipit": {"mistake_rate": 0.3}}
-
-
 @pytest.mark.parametrize("game", GAMES)
 @pytest.mark.parametrize("spec", ["rule", "random"])
 def test_scripted_agents_always_legal_and_deterministic_given_rng(game, spec):
-    engine = game_class(game)(5, **AGENT_TEST_RULES[game])
-    agent = make_policy(spec, game, 5, **(RANDOMISED_KNOBS[game] if spec == "rule" else {}))
-    for seed in range(10):
+    game_facts = game_spec(game)
+    players = min(5, game_class(game).max_players)
+    knobs = dict(game_facts.random_knobs) if spec == "rule" else {}
+    agent = make_policy(spec, game, players, **knobs)
+    for seed in range(10):  # the default rules, then the first rule mix
+        rules = dict(game_facts.rule_mixes[0]) if seed % 2 and game_facts.rule_mixes else {}
+        engine = game_class(game)(players, **rules)
         engine.reset(seed=seed)
         rng_a, rng_b = np.random.default_rng(seed), np.random.default_rng(seed)
         for _ in range(3000):
@@ -221,10 +244,12 @@ def test_unknown_opponent_knob_is_a_value_error(game):
         gymnasium.make(GYM_IDS[game], opponents="rule", opponent_knobs={"no_such_knob": 1})
 
 
-@pytest.mark.parametrize(("game", "rules"), [("uno", {}), ("tock", {}), ("chipit", {"play_to_end": True})])
-def test_early_finishers_stay_agents_and_all_terminate_together(game, rules):
+@pytest.mark.parametrize("game", GAMES)
+def test_early_finishers_stay_agents_and_all_terminate_together(game):
     """Tianshou ends the episode at the first termination and TorchRL crashes on a partial one."""
-    env = aec_module(game).env(num_players=4, **rules)
+    early_finish_rules = game_spec(game).early_finish_rules
+    players = min(4, game_class(game).max_players)
+    env = aec_module(game).env(num_players=players, **(early_finish_rules or {}))
     rng = np.random.default_rng(0)
     saw_early_finisher = False
     for seed in range(3):
@@ -242,7 +267,7 @@ def test_early_finishers_stay_agents_and_all_terminate_together(game, rules):
             assert env.agents == env.possible_agents, "nobody leaves before the end"
             assert int(agent.split("_")[1]) not in finished, "a finished player is never selected"
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    assert saw_early_finisher or game == "uno"
+    assert saw_early_finisher or early_finish_rules is None
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -250,13 +275,16 @@ def test_a_bad_state_raises_value_error_and_changes_nothing(game):
     engine = game_class(game)()
     engine.reset(seed=4)
     for _ in range(10):
-        engine.step(engine.legal_actions()[0])
+        if not engine.is_over:
+            engine.step(engine.legal_actions()[-1])
     before = engine.state_dict()
     mask = engine.action_mask().copy()
     for bad in (
         {**before, "phase": "no_such_phase"},
         {k: v for k, v in before.items() if k not in ("supply", "hands", "draw_pile")},
         {**before, "num_players": before["num_players"] + 1},
+        {**before, "rules": {"no_such_rule": 1}},
+        [before],
     ):
         with pytest.raises(ValueError):
             engine.load_state_dict(bad)

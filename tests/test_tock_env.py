@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from card_envs import tock_v0
+from card_envs.games.tock.cards import full_deck
 from card_envs.games.tock.encoding import (
     CENTRE,
     DRAW,
@@ -20,22 +21,23 @@ from card_envs.games.tock.encoding import (
     OWN_PILE,
     PASS,
 )
-from card_envs.games.tock.engine import TockGame, full_deck
-from tests.env_checks import assert_valid_ranks, run_check_env, run_pettingzoo_tests
+from card_envs.games.tock.engine import TockGame
+from tests.env_checks import assert_valid_ranks
 
 DECK = Counter(full_deck())
 
 
+def supply_without(supply: list[int], *cards: int) -> list[int]:
+    """``supply`` less ``cards``: a scenario that puts them elsewhere holds no card too often."""
+    rest = list(supply)
+    for card in cards:
+        rest.remove(card)
+    return rest
+
+
 # ------------------------------------------------------------ API checks
-@pytest.mark.parametrize("num_players", [2, 4, 6])
-@pytest.mark.parametrize("allow_violations", [True, False])
-def test_pettingzoo_api_seed_and_render(num_players, allow_violations):
-    run_pettingzoo_tests(tock_v0, num_players=num_players, allow_violations=allow_violations)
-
-
-@pytest.mark.parametrize("rules", [{}, {"num_players": 2, "allow_violations": False}, {"num_players": 6}])
-def test_gymnasium_check_env(rules):
-    run_check_env("card_envs/Tock-v0", **rules)
+# PettingZoo's api/seed/render tests and check_env at 2, 4 and 6 players, with and without
+# rule breaks, run for every game in tests/test_generic_envs.py (the rule mixes of its spec).
 
 
 def test_single_env_with_random_and_rule_opponents_and_variants():
@@ -114,7 +116,7 @@ def test_state_dict_has_the_documented_keys_and_is_json():
 
 @pytest.mark.parametrize("num_players", [2, 5])
 def test_state_dict_round_trip_and_identical_continuation(num_players):
-    for game in random_states(num_players, 25, seed=num_players):
+    for game in random_states(num_players, 12, seed=num_players):
         state = game.state_dict()
         clone = TockGame(num_players)
         clone.load_state_dict(json.loads(json.dumps(state)))
@@ -136,7 +138,8 @@ def test_state_dict_round_trip_and_identical_continuation(num_players):
 def test_load_state_rejects_bad_states_and_keeps_the_old_one():
     game = TockGame(3)
     game.reset(0)
-    good = game.state_dict() | {"piles": [[5], [], []]}
+    state = game.state_dict()
+    good = state | {"piles": [[5], [], []], "supply": supply_without(state["supply"], 5)}
     game.load_state_dict(good)
     window = {"deciders": [1, 2], "rule_break": False, "ends_turn": False}
     bad_states = [
@@ -181,7 +184,7 @@ def test_observation_is_relative_to_the_observer_and_matches_the_state():
             "drawn": 7,
             "finished": [2],
             "finish_ranks": [None, None, 1, None],
-            "supply": [8] * 10,
+            "supply": [8, 19] * 5,
         }
     )
     obs = game.observe(3)
@@ -212,7 +215,8 @@ def test_observation_is_relative_to_the_observer_and_matches_the_state():
 def test_observation_shows_a_rule_break_and_its_target_to_the_knocker():
     game = TockGame(3)
     game.reset(0)
-    game.load_state_dict(game.state_dict() | {"piles": [[5], [], [6]], "centre": [4]})
+    supply = supply_without(game.state_dict()["supply"], 5, 6, 1, 2, 3, 4)
+    game.load_state_dict(game.state_dict() | {"piles": [[5], [], [6]], "centre": [4], "supply": supply})
     game.step(2)  # the 5 onto player 2's 6 although it fits the centre
     assert game.current_player == 1 and game.phase == "knock"
     v = LAYOUT.view(game.observe(1))
@@ -308,9 +312,10 @@ def play_checked(num_players: int, games: int, seed: int, rules: dict, sample: i
             steps += 1
             # cheap checks on the engine's lists: the card count, and rows grow by +1 (so a row
             # with top t holds 1..t)
-            total = len(g._supply) + sum(map(len, g._piles)) + sum(map(len, g._stacks)) + sum(g._rows)
-            assert total + (g._drawn is not None) == 121
-            rows = g._rows
+            tb = g.table
+            total = len(tb.supply) + sum(map(len, tb.piles)) + sum(map(len, tb.stacks)) + sum(tb.centre)
+            assert total + (tb.drawn is not None) == 121
+            rows = tb.centre
             if rows != rows_before:
                 if len(rows) == len(rows_before) + 1:
                     assert rows[:-1] == rows_before and rows[-1] == 1
@@ -319,7 +324,7 @@ def play_checked(num_players: int, games: int, seed: int, rules: dict, sample: i
                     assert len(changed) == 1 and changed[0][1] == changed[0][0] + 1
                 rows_before = list(rows)
             if not rules["allow_violations"]:
-                assert g._phase != "knock"
+                assert g.phase != "knock"
         if game.is_over:
             assert_valid_ranks(game.ranks, num_players)
             ranks = game.ranks
@@ -337,6 +342,13 @@ def play_checked(num_players: int, games: int, seed: int, rules: dict, sample: i
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5, 6])
+def test_invariants_over_random_games_with_rule_breaks(num_players):
+    stats = play_checked(num_players, 10, seed=100 + num_players, rules=RULES_FREE)
+    assert stats["truncated"] == 0, stats
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5, 6])
 def test_invariants_over_2000_random_games_with_rule_breaks(num_players):
     stats = play_checked(num_players, 2000, seed=100 + num_players, rules=RULES_FREE)
     assert stats["truncated"] == 0, stats
@@ -344,6 +356,14 @@ def test_invariants_over_2000_random_games_with_rule_breaks(num_players):
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5, 6])
 def test_invariants_over_random_games_without_rule_breaks(num_players):
+    for rules in (RULES_STRICT, RULES_STRICT_NEAREST):
+        stats = play_checked(num_players, 10, seed=200 + num_players, rules=rules)
+        assert stats["truncated"] == 0, stats
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5, 6])
+def test_invariants_over_200_random_games_without_rule_breaks(num_players):
     for rules in (RULES_STRICT, RULES_STRICT_NEAREST):
         stats = play_checked(num_players, 200, seed=200 + num_players, rules=rules)
         assert stats["truncated"] == 0, stats

@@ -1,4 +1,4 @@
-"""Tock rules (RULES.md, "Game A"), one scenario per rule, each from a known state."""
+"""Tock rules (docs/rules/tock.md), one scenario per rule, each from a known state."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 
 from card_envs.core.game import IllegalActionError
+from card_envs.games.tock.cards import MAX_ROWS, full_deck
 from card_envs.games.tock.encoding import CENTRE, DRAW, KNOCK, OWN_PILE, PASS
-from card_envs.games.tock.engine import TockGame, full_deck
+from card_envs.games.tock.engine import TockGame
 
 
 def opp(k: int) -> int:
@@ -81,8 +82,14 @@ def test_one_opens_a_row_and_rows_with_the_same_top_are_one_action():
     assert game.state_dict()["centre"] == [5, 5, 1]
     game.step(CENTRE)  # the 2 goes onto the new row
     assert game.state_dict()["centre"] == [5, 5, 2]
-    # with six rows open a 1 has nowhere to go in the centre
-    full = make(piles={0: [1]}, centre=[4, 4, 4, 4, 4, 4], allow_violations=False)
+    # with six rows open a 1 has nowhere to go in the centre; all six 1s are in the centre then,
+    # so a loaded state cannot hold a seventh: set the table directly
+    with pytest.raises(ValueError, match="kind 1: 7 of 6"):
+        make(piles={0: [1]}, centre=[4] * MAX_ROWS)
+    full = TockGame(3, allow_violations=False)
+    full.reset(0)
+    full.table.centre = [4] * MAX_ROWS
+    full.table.piles[0] = [1]
     assert legal(full) == {DRAW}
 
 
@@ -413,7 +420,10 @@ def test_truncation_in_the_env_pays_the_truncation_ranks():
 
     env = tock_v0.raw_env(num_players=3, max_steps=2)
     env.reset(seed=0)
-    state = make(3, supply=full_deck()[:50], piles={0: [2, 8, 17], 1: [13], 2: [9, 4]}).state_dict()
+    supply = full_deck()
+    for card in (2, 8, 17, 13, 9, 4):  # on the piles below
+        supply.remove(card)
+    state = make(3, supply=supply[:50], piles={0: [2, 8, 17], 1: [13], 2: [9, 4]}).state_dict()
     env.game.load_state_dict(state)
     env.agent_selection = env.possible_agents[env.game.current_player]
     env.step(DRAW)  # draws the 1: putting it on the own pile is a rule break, masked in

@@ -1,6 +1,8 @@
-"""MaskablePPO on the single-agent env, the evaluation maths and the two CLIs."""
+"""MaskablePPO training runs, self-play, and the two CLIs (short runs: learning itself is benchmarked)."""
 
 from __future__ import annotations
+
+import json
 
 import numpy as np
 import pytest
@@ -8,25 +10,73 @@ import pytest
 import evaluate
 import train
 from agents import make_policy
-from agents.model import ModelPolicy
+from agents.model import ModelPolicy, SelfPlayPool
 from card_envs.evaluation import evaluate as evaluate_policy
-from card_envs.evaluation import wilson_interval
-from card_envs.training import make_vec_env
+from card_envs.training import TrainSettings, make_vec_env
 from card_envs.training import train as train_model
 
-TINY_PPO = {"n_steps": 64, "batch_size": 64, "n_epochs": 1, "policy_kwargs": {"net_arch": [32]}}
+TINY_PPO = {"n_steps": 64, "batch_size": 64, "n_epochs": 1, "net_arch": [32]}
+FAST_RUN = {"eval_every": 128, "eval_games": 2, "checkpoint_every": 128}
 
 
-def test_maskable_ppo_learns_on_subproc_vec_env(tmp_path):
-    path = tmp_path / "uno.zip"
-    model = train_model(
-        "uno", 4, timesteps=256, n_envs=2, save_path=path, progress_bar=False, ppo_kwargs=TINY_PPO
-    )
+def test_a_run_directory_holds_model_settings_checkpoints_and_evaluations(tmp_path):
+    settings = TrainSettings(game="uno", num_players=4, timesteps=256, envs=2, ppo=TINY_PPO, **FAST_RUN)
+    model = train_model(settings, tmp_path / "run", progress=False)
     assert model.num_timesteps >= 256
-    assert path.exists()
-    policy = ModelPolicy(str(path))
+    run = tmp_path / "run"
+    saved = json.loads((run / "settings.json").read_text())
+    assert (saved["game"], saved["num_players"], saved["observation_size"], saved["num_actions"]) == (
+        "uno",
+        4,
+        252,
+        117,
+    )
+    assert saved["versions"]["torch"] and saved["ppo"]["net_arch"] == [32]
+    assert (run / "model.zip").exists() and list((run / "checkpoints").glob("model_*_steps.zip"))
+    rows = (run / "evaluations.csv").read_text().splitlines()
+    assert rows[0].startswith("steps,games,win_rate") and len(rows) >= 3
+    with pytest.raises(FileExistsError, match="force"):
+        train_model(settings, run, progress=False)
+    policy = ModelPolicy(run)
     result = evaluate_policy(policy, "uno", 4, "random", episodes=5, seed=1)
     assert result.episodes == 5 and 0 <= result.wins <= 5
+
+
+def test_self_play_sends_snapshots_into_the_env_workers(tmp_path):
+    settings = TrainSettings(
+        game="tock",
+        num_players=3,
+        opponents=["self", "rule"],
+        timesteps=192,
+        envs=2,
+        ppo=TINY_PPO,
+        snapshot_every=64,
+        **FAST_RUN,
+    )
+    model = train_model(settings, None, progress=False)
+    assert model.num_timesteps >= 192
+    pool = SelfPlayPool(size=2)
+    for network in ("a", "b", "c"):
+        pool.add_snapshot(network)
+    assert pool.snapshots == ["b", "c"]
+
+
+def test_self_play_pool_plays_its_snapshots_with_the_env_generator():
+    settings = TrainSettings(game="uno", num_players=2, timesteps=64, envs=1, ppo=TINY_PPO, **FAST_RUN)
+    model = train_model(settings, None, progress=False)
+    pool = make_policy("self", "uno", 2)
+    assert isinstance(pool, SelfPlayPool)
+    from card_envs.games.uno.engine import UnoGame
+
+    game = UnoGame(2)
+    game.reset(seed=0)
+    obs, mask = game.observe(game.current_player), game.action_mask()
+    pool.new_game(np.random.default_rng(0))
+    assert mask[pool.act(obs, mask, np.random.default_rng(1))]  # no snapshot yet: uniformly random
+    pool.add_snapshot(model.policy)
+    pool.new_game(np.random.default_rng(0))
+    picks = {pool.act(obs, mask, np.random.default_rng(5)) for _ in range(3)}
+    assert len(picks) == 1 and mask[picks.pop()]
 
 
 def test_vec_env_exposes_action_masks_through_subprocesses():
@@ -39,10 +89,10 @@ def test_vec_env_exposes_action_masks_through_subprocesses():
         vec.close()
 
 
-def test_model_policy_is_deterministic_given_rng_and_legal(tmp_path):
-    path = tmp_path / "m.zip"
-    train_model("uno", 2, timesteps=64, n_envs=1, save_path=path, progress_bar=False, ppo_kwargs=TINY_PPO)
-    policy = ModelPolicy(path)
+def test_model_policy_is_deterministic_given_rng_legal_and_refuses_another_table(tmp_path):
+    settings = TrainSettings(game="uno", num_players=2, timesteps=64, envs=1, ppo=TINY_PPO, **FAST_RUN)
+    train_model(settings, tmp_path / "m", progress=False)
+    policy = ModelPolicy(tmp_path / "m")
     from card_envs.games.uno.engine import UnoGame
 
     game = UnoGame(2)
@@ -52,13 +102,28 @@ def test_model_policy_is_deterministic_given_rng_and_legal(tmp_path):
     assert picks[0] == picks[1] and mask[picks[0]]
     with pytest.raises(ValueError, match="no saved model"):
         ModelPolicy(tmp_path / "missing.zip")
+    with pytest.raises(ValueError, match=r"trained for 2-player uno .* this table is 4-player uno"):
+        make_policy(f"model:{tmp_path / 'm'}", "uno", 4)
+    with pytest.raises(ValueError, match="4-player tock"):
+        make_policy(f"model:{tmp_path / 'm'}", "tock", 4)
 
 
-def test_wilson_interval():
-    low, high = wilson_interval(50, 100)
-    assert low == pytest.approx(0.404, abs=1e-3) and high == pytest.approx(0.596, abs=1e-3)
-    assert wilson_interval(0, 10)[0] == 0.0 and wilson_interval(10, 10)[1] == 1.0
-    assert wilson_interval(0, 0) == (0.0, 1.0)
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"timesteps": -5}, "timesteps must be"),
+        ({"timesteps": 0}, "timesteps must be"),
+        ({"envs": 0}, "envs must be"),
+        ({"eval_games": 0}, "eval_games must be"),
+        ({"opponents": ["rule", "rule"]}, "opponents needs"),
+        ({"opponents": ["genius"]}, "unknown policy spec"),
+        ({"ppo": {"n_stepz": 3}}, "unknown PPO setting"),
+        ({"num_players": 11}, "num_players"),
+    ],
+)
+def test_nonsense_settings_are_refused_before_any_work(change, message):
+    with pytest.raises(ValueError, match=message):
+        TrainSettings(**change).check()
 
 
 def test_rule_agent_beats_random_players_clearly():
@@ -66,18 +131,64 @@ def test_rule_agent_beats_random_players_clearly():
     assert result.ci_low > 0.5  # a random seat would win 25%
 
 
+def test_train_cli_refuses_nonsense_with_one_line_and_exit_code_2(tmp_path, capsys):
+    for argv in (
+        ["--timesteps", "-5"],
+        ["--envs", "0"],
+        ["--eval-games", "0"],
+        ["--rule", "stacking=maybe"],
+        ["--opponents", "rule,rule"],
+    ):
+        with pytest.raises(SystemExit) as exit_info:
+            train.main([*argv, "--out", str(tmp_path / "never")])
+        assert exit_info.value.code == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith("train.py: error:")
+    assert not (tmp_path / "never").exists()
+
+
 def test_train_and_evaluate_cli(tmp_path, capsys):
-    out = tmp_path / "cli.zip"
-    train.main(
-        ["--timesteps", "64", "--envs", "1", "--eval-episodes", "3", "--no-progress", "--out", str(out)]
+    out = tmp_path / "run"
+    args = ["--timesteps", "64", "--envs", "1", "--n-steps", "64", "--batch-size", "64", "--net-arch", "16"]
+    args += [
+        "--eval-every",
+        "64",
+        "--eval-games",
+        "2",
+        "--final-games",
+        "2",
+        "--no-progress",
+        "--out",
+        str(out),
+    ]
+    train.main(args)
+    assert "trained agent" in capsys.readouterr().out and (out / "model.zip").exists()
+    with pytest.raises(SystemExit) as exit_info:
+        train.main(args)  # the model is there: never overwritten without --force
+    assert exit_info.value.code == 2 and "--force" in capsys.readouterr().err
+    evaluate.main(
+        [
+            "--model",
+            str(out),
+            "--games",
+            "4",
+            "--opponents",
+            "random",
+            "--workers",
+            "1",
+            "--out",
+            str(tmp_path / "rep"),
+        ]
     )
-    assert "win rate" in capsys.readouterr().out and out.exists()
-    evaluate.main(["--model", str(out), "--episodes", "3", "--opponents", "random"])
-    assert "vs random" in capsys.readouterr().out
-    evaluate.main(["--policy", "rule", "--episodes", "3", "--rule", "stacking=false", "--players", "3"])
-    assert "vs rule" in capsys.readouterr().out
+    text = capsys.readouterr().out
+    assert "model:" in text and "random (3)" in text
+    assert (tmp_path / "rep" / "results.json").exists() and (tmp_path / "rep" / "report.md").exists()
+    with pytest.raises(SystemExit) as exit_info:
+        evaluate.main(["--model", str(out), "--game", "tock", "--games", "2", "--workers", "1"])
+    assert exit_info.value.code == 2 and "trained for 4-player uno" in capsys.readouterr().err
+    evaluate.main(
+        ["--policy", "rule", "--games", "3", "--rule", "stacking=false", "--players", "3", "--workers", "1"]
+    )
+    assert "rule" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         evaluate.main(["--policy", "rule", "--rule", "oops"])
-    with pytest.raises(SystemExit):
-        train.main(["--rule", "stacking=maybe"])
-    assert "stacking must be one of" in capsys.readouterr().err

@@ -9,7 +9,7 @@ from card_envs import uno_v0
 from card_envs.core.ranking import rank_rewards
 from card_envs.games.uno import cards as C
 from card_envs.games.uno.engine import UnoGame
-from tests.env_checks import random_playouts, run_check_env, run_pettingzoo_tests
+from tests.env_checks import random_playouts, run_check_env
 
 VARIANT_MIX = {
     "draw_four": "official",
@@ -20,21 +20,13 @@ VARIANT_MIX = {
 }
 
 
-@pytest.mark.parametrize("num_players", [2, 4, 10])
-def test_pettingzoo_api_seed_render(num_players):
-    run_pettingzoo_tests(uno_v0, num_players=num_players)
+# PettingZoo's api/seed/render tests and check_env at 2, 4 and 10 players and with the
+# variant mix of the game's spec run for every game in tests/test_generic_envs.py.
+def test_gymnasium_check_env_with_random_opponents():
+    run_check_env("card_envs/Uno-v0", num_players=7, opponents="random")
 
 
-@pytest.mark.parametrize("num_players", [2, 5])
-def test_pettingzoo_api_seed_render_variant_mix(num_players):
-    run_pettingzoo_tests(uno_v0, num_players=num_players, **VARIANT_MIX)
-
-
-@pytest.mark.parametrize(
-    "kwargs", [{}, {"num_players": 2, **VARIANT_MIX}, {"num_players": 7, "opponents": "random"}]
-)
-def test_gymnasium_check_env(kwargs):
-    run_check_env("card_envs/Uno-v0", **kwargs)
+DECK = np.array(C.deck_counts())
 
 
 def check_cards(game: UnoGame) -> None:
@@ -45,16 +37,35 @@ def check_cards(game: UnoGame) -> None:
     assert game.hand_sizes == list(map(sum, game.hands))
 
 
-DECK = np.array(C.deck_counts())
+def check_state(game: UnoGame) -> None:
+    """The full deck in play, and every invariant the state loader checks holds after each step."""
+    check_cards(game)
+    game.check_consistency()
 
 
-@pytest.mark.parametrize(
-    ("num_players", "games", "rules"),
-    [(2, 500, {}), (3, 300, VARIANT_MIX), (4, 500, {}), (6, 300, {"draw_four": "official"}), (10, 400, {})],
-)
-def test_random_games_keep_all_cards_and_end_with_ranks(num_players, games, rules):
+#: (players, random games in the long run, rules): 2,000 games across player counts and variants
+PLAYOUTS = [
+    (2, 500, {}),
+    (3, 300, VARIANT_MIX),
+    (4, 500, {}),
+    (6, 300, {"draw_four": "official"}),
+    (10, 400, {}),
+]
+SHORT_RUN = 8  # games per table in the default (fast) run
+
+
+@pytest.mark.parametrize(("num_players", "rules"), [(n, rules) for n, _, rules in PLAYOUTS])
+def test_random_games_keep_all_cards_and_end_with_ranks(num_players, rules):
+    """A few random games per table; the full 2,000 run below is marked slow."""
+    stats = random_playouts(UnoGame(num_players, **rules), SHORT_RUN, seed=num_players, check=check_state)
+    assert stats["truncated"] == 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("num_players", "games", "rules"), PLAYOUTS)
+def test_random_games_keep_all_cards_and_end_with_ranks_long_run(num_players, games, rules):
     """2,000 random games across player counts and variants (the invariants of the issue)."""
-    stats = random_playouts(UnoGame(num_players, **rules), games, seed=num_players, check=check_cards)
+    stats = random_playouts(UnoGame(num_players, **rules), games, seed=num_players, check=check_state)
     assert stats["truncated"] == 0
 
 

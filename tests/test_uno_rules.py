@@ -1,4 +1,4 @@
-"""Scenario tests for every rule and variant of RULES.md "Game B", each from a known state."""
+"""Scenario tests for every rule and variant of docs/rules/uno.md, each from a known state."""
 
 from __future__ import annotations
 
@@ -21,7 +21,10 @@ def colour(letter: str) -> int:
 
 
 def game_from(num_players: int = 4, **state_and_rules) -> UnoGame:
-    """A game in a known state; unspecified hands get harmless filler cards."""
+    """A game in a known state; unspecified hands get harmless filler cards.
+
+    A state may leave cards of the deck out, but holds no card more often than the deck has it.
+    """
     rules = {k: state_and_rules.pop(k) for k in list(state_and_rules) if k in UnoGame(2).rules}
     game = UnoGame(num_players, **rules)
     game.reset(seed=0)
@@ -30,7 +33,7 @@ def game_from(num_players: int = 4, **state_and_rules) -> UnoGame:
         "num_players": num_players,
         "phase": "play",
         "turn_player": 0,
-        "hands": [["G5", "G6", "G7"] for _ in range(num_players)],
+        "hands": [[f"{'GYB'[p % 3]}{rank}" for rank in (5, 6, 7)] for p in range(num_players)],
         "draw_pile": ["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8"],
         "discard_pile": ["R5"],
         "colour": "R",
@@ -113,7 +116,7 @@ def test_first_reverse_dealer_starts_counter_clockwise():
 
 # -------------------------------------------------------------------- matching
 def test_match_by_colour_or_rank_wilds_always():
-    game = game_from(hands=[["R9", "G5", "G6", "B7", "W", "W+4"], ["G1"], ["G1"], ["G1"]])
+    game = game_from(hands=[["R9", "G5", "G6", "B7", "W", "W+4"], ["G1"], ["G1"], ["Y1"]])
     mask = game.action_mask()
     assert mask[play("R9")] and mask[play("G5")] and mask[play("W")] and mask[play("W+4")]
     assert not mask[play("G6")] and not mask[play("B7")]
@@ -122,13 +125,13 @@ def test_match_by_colour_or_rank_wilds_always():
 
 
 def test_named_colour_after_wild_is_matched_not_the_wild():
-    game = game_from(discard_pile=["R5", "W"], colour="B", hands=[["B2", "R5", "W"], ["G1"], ["G1"], ["G1"]])
+    game = game_from(discard_pile=["R5", "W"], colour="B", hands=[["B2", "R5", "W"], ["G1"], ["G1"], ["Y1"]])
     mask = game.action_mask()
     assert mask[play("B2")] and mask[play("W")] and not mask[play("R5")]
 
 
 def test_playing_a_wild_asks_for_a_colour_then_passes_turn():
-    game = game_from(hands=[["W", "G5", "G6"], ["G1"], ["G1"], ["G1"]])
+    game = game_from(hands=[["W", "G5", "G6"], ["G1"], ["G1"], ["Y1"]])
     game.step(play("W"))
     assert (game.phase, game.current_player) == ("choose_colour", 0)
     assert game.legal_actions() == [colour(c) for c in C.COLOURS]
@@ -138,13 +141,13 @@ def test_playing_a_wild_asks_for_a_colour_then_passes_turn():
 
 # ---------------------------------------------------------------- skip/reverse
 def test_skip_misses_next_player():
-    game = game_from(hands=[["RS", "G5", "G6"], ["G1"], ["G1"], ["G1"]])
+    game = game_from(hands=[["RS", "G5", "G6"], ["G1"], ["G1"], ["Y1"]])
     game.step(play("RS"))
     assert game.current_player == 2
 
 
 def test_reverse_with_four_players_flips_direction():
-    game = game_from(turn_player=1, hands=[["G1"], ["RR", "G5", "G6"], ["G1"], ["G1"]])
+    game = game_from(turn_player=1, hands=[["G1"], ["RR", "G5", "G6"], ["G1"], ["Y1"]])
     game.step(play("RR"))
     assert (game.current_player, game.direction) == (0, -1)
 
@@ -163,7 +166,7 @@ def test_reverse_with_two_players_without_skip_variant_passes_turn():
 
 # -------------------------------------------------------------------- stacking
 def test_draw_two_stacks_and_totals_add_up():
-    game = game_from(hands=[["R+2", "G5", "G6"], ["B+2", "G1", "G2"], ["G1", "G2"], ["G1"]])
+    game = game_from(hands=[["R+2", "G5", "G6"], ["B+2", "G1", "G2"], ["G1", "G2"], ["Y1"]])
     game.step(play("R+2"))
     assert (game.phase, game.current_player, game.pending) == ("pending", 1, 2)
     assert set(game.legal_actions()) == {play("B+2"), E.DRAW}
@@ -173,14 +176,14 @@ def test_draw_two_stacks_and_totals_add_up():
 
 
 def test_facing_a_stack_a_player_may_draw_the_total_and_lose_the_turn():
-    game = game_from(hands=[["R+2", "G5", "G6"], ["B+2", "G1", "G2"], ["G1", "G2"], ["G1"]])
+    game = game_from(hands=[["R+2", "G5", "G6"], ["B+2", "G1", "G2"], ["G1", "G2"], ["Y1"]])
     game.step(play("R+2"))
     game.step(E.DRAW)
     assert game.hand_sizes[1] == 5 and game.current_player == 2
 
 
 def test_draw_four_stacks_on_draw_four():
-    game = game_from(hands=[["W+4", "G5", "G6"], ["W+4", "G1", "G2"], ["G1", "G2"], ["G1"]])
+    game = game_from(hands=[["W+4", "G5", "G6"], ["W+4", "G1", "G2"], ["G1", "G2"], ["Y1"]])
     game.step(play("W+4"))
     game.step(colour("G"))
     assert set(game.legal_actions()) == {play("W+4"), E.DRAW}
@@ -190,24 +193,24 @@ def test_draw_four_stacks_on_draw_four():
 
 
 def test_draw_two_and_draw_four_never_mix():
-    game = game_from(hands=[["R+2", "G5", "G6"], ["W+4", "G1", "G2"], ["G1"], ["G1"]])
+    game = game_from(hands=[["R+2", "G5", "G6"], ["W+4", "G1", "G2"], ["G1"], ["Y1"]])
     game.step(play("R+2"))
     assert game.hand_sizes[1] == 5 and game.current_player == 2  # no choice: drew at once
-    game = game_from(hands=[["W+4", "G5", "G6"], ["R+2", "G+2", "G1"], ["G1"], ["G1"]])
+    game = game_from(hands=[["W+4", "G5", "G6"], ["R+2", "G+2", "G1"], ["G1"], ["Y1"]])
     game.step(play("W+4"))
     game.step(colour("G"))
     assert game.hand_sizes[1] == 7 and game.current_player == 2
 
 
 def test_without_stacking_the_next_player_draws_and_is_skipped():
-    game = game_from(hands=[["R+2", "G5", "G6"], ["B+2", "G1", "G2"], ["G1"], ["G1"]], stacking=False)
+    game = game_from(hands=[["R+2", "G5", "G6"], ["B+2", "G1", "G2"], ["G1"], ["Y1"]], stacking=False)
     game.step(play("R+2"))
     assert game.hand_sizes[1] == 5 and game.current_player == 2
 
 
 # ------------------------------------------------------------------ drawing
 def test_voluntary_draw_then_play_the_drawn_card():
-    game = game_from(hands=[["R9", "G5"], ["G1"], ["G1"], ["G1"]], draw_pile=["R2", "B1"])
+    game = game_from(hands=[["R9", "G5"], ["G1"], ["G1"], ["Y1"]], draw_pile=["R2", "B1"])
     assert game.action_mask()[E.DRAW]
     game.step(E.DRAW)
     assert (game.phase, game.state_dict()["drawn"]) == ("play_drawn", "R2")
@@ -217,28 +220,28 @@ def test_voluntary_draw_then_play_the_drawn_card():
 
 
 def test_keep_the_drawn_card_ends_the_turn():
-    game = game_from(hands=[["R9", "G5"], ["G1"], ["G1"], ["G1"]], draw_pile=["R2", "B1"])
+    game = game_from(hands=[["R9", "G5"], ["G1"], ["G1"], ["Y1"]], draw_pile=["R2", "B1"])
     game.step(E.DRAW)
     game.step(E.KEEP)
     assert game.current_player == 1 and game.hand_sizes[0] == 3
 
 
 def test_drawn_card_that_does_not_match_ends_the_turn():
-    game = game_from(hands=[["R9", "G5"], ["G1"], ["G1"], ["G1"]], draw_pile=["B2", "B1"])
+    game = game_from(hands=[["R9", "G5"], ["G1"], ["G1"], ["Y1"]], draw_pile=["B2", "B1"])
     game.step(E.DRAW)
     assert game.current_player == 1 and game.hand_sizes[0] == 3
 
 
 def test_no_voluntary_draw_variant_forbids_drawing_with_a_playable_card():
-    game = game_from(hands=[["R9", "G5"], ["G1"], ["G1"], ["G1"]], voluntary_draw=False)
+    game = game_from(hands=[["R9", "G5"], ["G1"], ["G1"], ["Y1"]], voluntary_draw=False)
     assert not game.action_mask()[E.DRAW]
-    game = game_from(hands=[["B9", "G6"], ["G1"], ["G1"], ["G1"]], voluntary_draw=False)
+    game = game_from(hands=[["B9", "G6"], ["G1"], ["G1"], ["Y1"]], voluntary_draw=False)
     assert game.legal_actions() == [E.DRAW]
 
 
 def test_empty_draw_pile_reshuffles_discard_except_top():
     game = game_from(
-        hands=[["B9", "G6"], ["G1"], ["G1"], ["G1"]], draw_pile=[], discard_pile=["Y3", "R7", "B2", "R5"]
+        hands=[["B9", "G6"], ["G1"], ["G1"], ["Y1"]], draw_pile=[], discard_pile=["Y3", "R7", "B2", "R5"]
     )
     game.step(E.DRAW)
     state = game.state_dict()
@@ -248,27 +251,27 @@ def test_empty_draw_pile_reshuffles_discard_except_top():
 
 
 def test_nothing_to_draw_passes():
-    game = game_from(hands=[["B9", "G6"], ["G1"], ["G1"], ["G1"]], draw_pile=[], discard_pile=["R5"])
+    game = game_from(hands=[["B9", "G6"], ["G1"], ["G1"], ["Y1"]], draw_pile=[], discard_pile=["R5"])
     game.step(E.DRAW)
     assert game.current_player == 1 and game.hand_sizes[0] == 2
 
 
 # ------------------------------------------------------------------- LETZTE
 def test_call_is_offered_only_when_playing_the_second_to_last_card():
-    game = game_from(hands=[["R9", "R8", "G5"], ["G1"], ["G1"], ["G1"]])
+    game = game_from(hands=[["R9", "R8", "G5"], ["G1"], ["G1"], ["Y1"]])
     assert not game.action_mask()[play("R9", call=True)]
-    game = game_from(hands=[["R9", "G5"], ["G1"], ["G1"], ["G1"]])
+    game = game_from(hands=[["R9", "G5"], ["G1"], ["G1"], ["Y1"]])
     assert game.action_mask()[play("R9", call=True)] and game.action_mask()[play("R9")]
 
 
 def test_calling_letzte_opens_no_catch_window():
-    game = game_from(hands=[["R9", "G5"], ["G1"], ["G1"], ["G1"]])
+    game = game_from(hands=[["R9", "G5"], ["G1"], ["G1"], ["Y1"]])
     game.step(play("R9", call=True))
     assert game.called[0] and game.current_player == 1 and game.phase == "play"
 
 
 def test_missed_call_catch_window_in_seat_order_and_first_catch_penalises():
-    game = game_from(turn_player=2, hands=[["G1"], ["G1"], ["R9", "G5"], ["G1"]])
+    game = game_from(turn_player=2, hands=[["G1"], ["G1"], ["R9", "G5"], ["Y1"]])
     game.step(play("R9"))
     assert (game.phase, game.current_player) == ("catch", 3)
     assert set(game.legal_actions()) == {E.CATCH, E.PASS}
@@ -279,7 +282,7 @@ def test_missed_call_catch_window_in_seat_order_and_first_catch_penalises():
 
 
 def test_missed_call_nobody_catches_no_penalty():
-    game = game_from(hands=[["R9", "G5"], ["G1"], ["G1"], ["G1"]])
+    game = game_from(hands=[["R9", "G5"], ["G1"], ["G1"], ["Y1"]])
     game.step(play("R9"))
     for _ in range(3):
         game.step(E.PASS)
@@ -287,17 +290,17 @@ def test_missed_call_nobody_catches_no_penalty():
 
 
 def test_missed_call_penalty_variant():
-    game = game_from(hands=[["R9", "G5"], ["G1"], ["G1"], ["G1"]], missed_call_penalty=2)
+    game = game_from(hands=[["R9", "G5"], ["G1"], ["G1"], ["Y1"]], missed_call_penalty=2)
     game.step(play("R9"))
     game.step(E.CATCH)
     assert game.hand_sizes[0] == 3
-    game = game_from(hands=[["R9", "G5"], ["G1"], ["G1"], ["G1"]], missed_call_penalty=0)
+    game = game_from(hands=[["R9", "G5"], ["G1"], ["G1"], ["Y1"]], missed_call_penalty=0)
     game.step(play("R9"))
     assert game.phase == "play" and game.current_player == 1
 
 
 def test_skip_still_applies_after_the_catch_window():
-    game = game_from(hands=[["RS", "G5"], ["G1"], ["G1"], ["G1"]])
+    game = game_from(hands=[["RS", "G5"], ["G1"], ["G1"], ["Y1"]])
     game.step(play("RS"))
     game.step(E.CATCH)
     assert game.current_player == 2
@@ -305,7 +308,7 @@ def test_skip_still_applies_after_the_catch_window():
 
 # ------------------------------------------------------------- challenge
 def test_official_draw_four_guilty_challenge():
-    game = game_from(hands=[["W+4", "R1", "G5"], ["G1", "G2"], ["G1"], ["G1"]], draw_four="official")
+    game = game_from(hands=[["W+4", "R1", "G5"], ["G1", "G2"], ["G1"], ["Y1"]], draw_four="official")
     game.step(play("W+4"))  # holds R1 of the colour to match: a bluff
     game.step(colour("B"))
     assert game.phase == "pending" and game.action_mask()[E.CHALLENGE]
@@ -315,7 +318,7 @@ def test_official_draw_four_guilty_challenge():
 
 
 def test_official_draw_four_innocent_challenge():
-    game = game_from(hands=[["W+4", "G5", "G6"], ["G1", "G2"], ["G1"], ["G1"]], draw_four="official")
+    game = game_from(hands=[["W+4", "G5", "G6"], ["G1", "G2"], ["G1"], ["Y1"]], draw_four="official")
     game.step(play("W+4"))
     game.step(colour("B"))
     game.step(E.CHALLENGE)
@@ -324,7 +327,7 @@ def test_official_draw_four_innocent_challenge():
 
 
 def test_any_time_draw_four_cannot_be_challenged():
-    game = game_from(hands=[["W+4", "R1", "G5"], ["G1", "G2"], ["G1"], ["G1"]])
+    game = game_from(hands=[["W+4", "R1", "G5"], ["G1", "G2"], ["G1"], ["Y1"]])
     game.step(play("W+4"))
     game.step(colour("B"))
     assert game.hand_sizes[1] == 6 and game.current_player == 2
@@ -341,7 +344,7 @@ def test_last_card_wins_and_scores_others_hands():
 
 
 def test_final_draw_two_is_still_drawn_and_counted():
-    game = game_from(hands=[["R+2"], ["G1"], ["G1"], ["G1"]], draw_pile=["B9", "B8", "B7"])
+    game = game_from(hands=[["R+2"], ["G1"], ["G1"], ["Y1"]], draw_pile=["B9", "B8", "B7"])
     game.step(play("R+2"))
     assert game.is_over and game.hand_sizes[1] == 3
     assert game.score() == 1 + 9 + 8 + 1 + 1
@@ -379,3 +382,68 @@ def test_state_dict_has_documented_keys():
 def test_load_state_rejects_too_many_cards():
     with pytest.raises(ValueError, match="more than"):
         game_from(draw_pile=["R1"] * 120)
+
+
+BAD_FIELDS = [
+    ({"turn_player": 99}, "turn_player"),
+    ({"direction": 7}, "direction"),
+    ({"direction": 0}, "direction"),
+    ({"phase": "catch", "catchers": [42]}, "catchers"),
+    ({"called": [False, False]}, "called"),
+    ({"called": [True, False, False, False]}, "called"),
+    ({"colour": None}, "colour"),
+    ({"colour": "B"}, "colour"),
+    ({"hands": [["G5"], ["Q9"], ["G6"], ["G7"]]}, "Q9"),
+    ({"hands": [["G5"], ["G6"], ["G7"]]}, "hands"),
+    ({"hands": [["G5"], [], ["G6"], ["G7"]]}, "without cards"),
+    ({"draw_pile": ["W+4"] * 5}, "not conserved"),
+    ({"discard_pile": []}, "discard pile"),
+    ({"pending_draw": 2}, "pending_draw"),
+    ({"phase": "pending", "pending_draw": 0}, "pending"),
+    ({"phase": "play_drawn", "drawn": None}, "drawn"),
+    ({"phase": "play_drawn", "drawn": "R7"}, "not in the hand"),
+    ({"phase": "play_drawn", "drawn": "B7", "hands": [["B7", "G5"], ["G1"], ["G2"], ["G3"]]}, "match"),
+    ({"skip_next": True}, "skip_next"),
+    ({"opening": True}, "opening"),
+    ({"winner": 0}, "winner"),
+    ({"phase": "over", "winner": 1}, "winner"),
+    (
+        {
+            "discard_pile": ["W+4"],
+            "phase": "pending",
+            "pending_draw": 4,
+            "challenge": {"seat": 3, "bluff": True},
+        },
+        "challenged",
+    ),
+    ({"challenge": {"seat": 3}}, "challenge"),
+    ({"phase": "catch", "catchers": [1, 2, 3]}, "missed LETZTE"),
+    ({"phase": "catch", "hands": [["G5"], ["G1"], ["G2"], ["G3"]], "catchers": [2, 1]}, "catchers"),
+    ({"phase": "catch", "hands": [["G5"], ["G1"], ["G2"], ["G3"]], "catchers": [0, 2, 3]}, "catchers"),
+]
+
+
+@pytest.mark.parametrize(("change", "named"), BAD_FIELDS)
+def test_load_state_rejects_bad_fields_and_keeps_the_old_state(change, named):
+    game = game_from()
+    before = game.state_dict()
+    state = {**before, **change}
+    with pytest.raises(ValueError, match=named):
+        game.load_state_dict(state)
+    assert game.state_dict() == before
+
+
+def test_load_state_accepts_a_catch_window_and_a_challenge():
+    game = game_from(phase="catch", hands=[["G5"], ["G1"], ["G2"], ["G3"]], catchers=[2, 3])
+    assert game.current_player == 2 and game.legal_actions() == [E.CATCH, E.PASS]
+    game = game_from(
+        discard_pile=["R5", "W+4"],
+        colour="B",
+        phase="pending",
+        pending_draw=4,
+        turn_player=1,
+        challenge={"seat": 0, "bluff": True},
+        draw_four="official",
+    )
+    assert game.action_mask()[E.CHALLENGE]
+    game.check_consistency()

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import inspect
 from abc import ABC, abstractmethod
-from collections.abc import Iterable
 from typing import Any, ClassVar
 
 import numpy as np
 
+from card_envs.core.checks import check_int
 from card_envs.core.layout import ObservationLayout
-from card_envs.core.ranking import ranks_by_key
+from card_envs.core.ranking import ranks_after_finishers
 
 Seed = int | np.random.Generator | None
 
@@ -28,21 +28,6 @@ class IllegalActionError(ValueError):
     The message names the action and the legal choices; the game state is
     left exactly as it was.
     """
-
-
-def check_choice(name: str, value: Any, allowed: Iterable[Any]) -> Any:
-    """Return ``value`` if it is one of ``allowed``, else raise ValueError naming both."""
-    allowed = list(allowed)
-    if isinstance(value, bool) != isinstance(allowed[0], bool) or value not in allowed:
-        raise ValueError(f"{name} must be one of {allowed}, got {value!r}")
-    return value
-
-
-def check_int(name: str, value: Any, low: int, high: int) -> int:
-    """Return ``value`` as an int if it is one in ``low..high``, else raise ValueError naming it."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not low <= value <= high:
-        raise ValueError(f"{name} must be an int in {low}..{high}, got {value!r}")
-    return int(value)
 
 
 class CardGame(ABC):
@@ -61,6 +46,8 @@ class CardGame(ABC):
     default_players: ClassVar[int]
     #: step cap used by the envs unless the user passes ``max_steps``
     default_max_steps: ClassVar[int] = 10_000
+    #: the decision asked for now, for games that keep it rather than derive it (see :attr:`phase`)
+    _phase: str
 
     def __init__(self, num_players: int | None = None) -> None:
         if num_players is None:
@@ -71,17 +58,27 @@ class CardGame(ABC):
         self.rng: np.random.Generator = np.random.default_rng()
         self._mask: np.ndarray | None = None
         self._started = False
+        self._dealt_holding = 1.0
+
+    @classmethod
+    def rule_names(cls) -> list[str]:
+        """The variant keywords: the keyword-only arguments of the constructor."""
+        params = inspect.signature(cls.__init__).parameters.values()
+        return [p.name for p in params if p.kind is p.KEYWORD_ONLY]
 
     @classmethod
     def from_rules(cls, num_players: int | None = None, **rules: Any) -> CardGame:
         """Build a game from variant keywords, with ValueError (not TypeError) for unknown ones."""
-        known = [
-            p.name for p in inspect.signature(cls.__init__).parameters.values() if p.kind is p.KEYWORD_ONLY
-        ]
+        known = cls.rule_names()
         unknown = sorted(set(rules) - set(known))
         if unknown:
             raise ValueError(f"unknown {cls.name} rule keyword(s) {unknown}; known: {known}")
         return cls(num_players, **rules)
+
+    @property
+    def rules(self) -> dict[str, Any]:
+        """This game's variant keywords and their values (each kept as an attribute of that name)."""
+        return {name: getattr(self, name) for name in self.rule_names()}
 
     # ----------------------------------------------------------- static facts
     #: size of the Discrete action space
@@ -100,6 +97,7 @@ class CardGame(ABC):
         self._mask = None
         self._started = True
         self._deal()
+        self._dealt_holding = self._mean_holding()
 
     def step(self, action: Any) -> None:
         """Apply ``action`` for :attr:`current_player`, or raise and change nothing."""
@@ -171,29 +169,42 @@ class CardGame(ABC):
     def ranks(self) -> list[int] | None:
         """Rank per seat (1 = best, ties share the better rank) once over, else None."""
 
+    def final_ranks(self) -> list[int]:
+        """:attr:`ranks` of a game that is over (an error before the end)."""
+        ranks = self.ranks
+        if ranks is None:
+            raise RuntimeError("the game is not over; it has no ranks yet")
+        return ranks
+
     @abstractmethod
     def cards_held(self, player: int) -> int:
         """What a player still holds, for ranking a truncated game (fewest is best)."""
+
+    def progress(self, player: int) -> float:
+        """How far ``player`` has come towards winning, for reward shaping (not for ranks).
+
+        The default is the share shed of what a player held at the deal (on
+        average): 0 at the deal, 1 when it holds nothing. A game may define
+        its own measure (rows built, chips returned).
+        """
+        return 1.0 - self.cards_held(player) / self._dealt_holding
+
+    def _mean_holding(self) -> float:
+        return max(1.0, sum(self.cards_held(p) for p in range(self.num_players)) / self.num_players)
 
     def finished_ranks(self) -> dict[int, int]:
         """Ranks already fixed for players who left before the end (none by default)."""
         return {}
 
     def truncation_ranks(self) -> list[int]:
-        """Ranks of a game stopped by the step cap (RULES.md, "Rewards").
+        """Ranks of a game stopped by the step cap (docs/rules/, "Rewards").
 
         Players who already finished keep their ranks; the others follow, by
         fewest cards held, then by seat order after the dealer (seat 0 first).
         """
-        fixed = self.finished_ranks()
-        ranks = [0] * self.num_players
-        for seat, rank in fixed.items():
-            ranks[seat] = rank
-        still_in = [p for p in range(self.num_players) if p not in fixed]
-        order = ranks_by_key(still_in, key=lambda p: (self.cards_held(p), p))
-        for seat, rank in order.items():
-            ranks[seat] = rank + len(fixed)
-        return ranks
+        return ranks_after_finishers(
+            self.num_players, self.finished_ranks(), key=lambda p: (self.cards_held(p), p)
+        )
 
     @abstractmethod
     def observe(self, player: int) -> np.ndarray:
@@ -203,33 +214,75 @@ class CardGame(ABC):
     def describe_action(self, action: int) -> str:
         """Human-readable text of an action (for errors, logs and rendering)."""
 
-    @abstractmethod
     def state_dict(self) -> dict[str, Any]:
-        """The full state as JSON-able data (replays, debugging, tests)."""
+        """The full state as JSON-able data (replays, debugging, tests).
+
+        The header (``game``, ``num_players``, ``rules``) is the same for every
+        game; the rest is the game's own (:meth:`_state_fields`).
+        """
+        return {
+            "game": self.name,
+            "num_players": self.num_players,
+            "rules": self.rules,
+            **self._state_fields(),
+        }
 
     def load_state_dict(self, state: dict[str, Any]) -> None:
         """Set the full state from :meth:`state_dict` output (scenario tests, replays).
 
-        The rules and player count stay those of this instance; ``self.rng``
-        is kept (pass a seed to :meth:`reset` first if draws must be repeatable).
-        A malformed or inconsistent state raises ValueError and changes nothing.
+        The rules and player count stay those of this instance (a state whose
+        header names others is refused); fields derived from the others (such
+        as ``current_player``) are ignored; ``self.rng`` is kept (pass a seed to
+        :meth:`reset` first if draws must be repeatable). The game validates
+        every field; a malformed or inconsistent state raises ValueError and
+        changes nothing.
         """
-        if state.get("game") != self.name or state.get("num_players") != self.num_players:
-            raise ValueError(
-                f"state is for {state.get('game')!r} with {state.get('num_players')} players,"
-                f" this game is {self.name!r} with {self.num_players}"
-            )
+        self._check_header(state)
         backup = dict(self.__dict__)  # loaders replace attributes, so a shallow copy restores them
         try:
             self._load_state(state)
-        except (KeyError, TypeError, ValueError) as error:
+            self._mask = None
+            self._started = True
+            self._dealt_holding = self._mean_holding()  # the deal itself is not part of a state
+            self.check_consistency()
+            self._check_playable()
+        except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
             self.__dict__.clear()
             self.__dict__.update(backup)  # a bad state changes nothing
             if isinstance(error, ValueError):
                 raise
             raise ValueError(f"bad {self.name} state: {error!r}") from error
-        self._mask = None
-        self._started = True
+
+    def _check_header(self, state: Any) -> None:
+        if not isinstance(state, dict):
+            raise ValueError(f"a {self.name} state must be a dict, got {type(state).__name__}")
+        if state.get("game") != self.name or state.get("num_players") != self.num_players:
+            raise ValueError(
+                f"state is for {state.get('game')!r} with {state.get('num_players')!r} players,"
+                f" this game is {self.name!r} with {self.num_players}"
+            )
+        if "rules" in state and state["rules"] != self.rules:
+            raise ValueError(f"state has rules {state['rules']!r}, this game has {self.rules!r}")
+
+    def check_consistency(self) -> None:
+        """Raise ValueError if the state breaks an invariant of the game.
+
+        Called on every loaded state after its fields were read: cards and
+        chips conserved (none lost or duplicated), counts that agree with the
+        lists they count, seats in range. Tests also call it after each step.
+        A game with no such invariants keeps this default.
+        """
+        return
+
+    def _check_playable(self) -> None:
+        """A loaded state must answer every query: a decider with a legal move, views for all seats."""
+        if not self.is_over:
+            check_int("current_player", self.current_player, 0, self.num_players - 1)
+            if not self.action_mask().any():
+                raise ValueError(f"the loaded state leaves player {self.current_player} no legal action")
+        for seat in range(self.num_players):
+            self.observe(seat)
+        self.render_text()
 
     @abstractmethod
     def render_text(self) -> str:
@@ -245,8 +298,12 @@ class CardGame(ABC):
         """Set up a fresh game using ``self.rng``."""
 
     @abstractmethod
+    def _state_fields(self) -> dict[str, Any]:
+        """The game's own part of :meth:`state_dict` (everything after the header)."""
+
+    @abstractmethod
     def _load_state(self, state: dict[str, Any]) -> None:
-        """Set every field from a ``state_dict()``-shaped dict."""
+        """Set every field from a ``state_dict()``-shaped dict, checking each (ValueError)."""
 
     @abstractmethod
     def _legal_mask(self) -> np.ndarray:

@@ -1,13 +1,13 @@
-"""Ranks and the zero-sum rank rewards shared by all games (RULES.md, "Rewards")."""
+"""Ranks and the zero-sum rank rewards shared by all games (docs/rules/, "Rewards")."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 
 
 def ranks_by_key(players: Iterable[int], key: Callable[[int], Hashable]) -> dict[int, int]:
     """Rank players by ascending ``key`` (1 = best); equal keys share the better rank."""
-    ordered = sorted(players, key=key)
+    ordered = sorted(players, key=key)  # type: ignore[arg-type]
     ranks: dict[int, int] = {}
     for position, player in enumerate(ordered):
         previous = ordered[position - 1] if position else None
@@ -15,6 +15,23 @@ def ranks_by_key(players: Iterable[int], key: Callable[[int], Hashable]) -> dict
             ranks[player] = ranks[previous]
         else:
             ranks[player] = position + 1
+    return ranks
+
+
+def ranks_after_finishers(
+    num_players: int, finished: Mapping[int, int], key: Callable[[int], Hashable]
+) -> list[int]:
+    """The one ranking rule of every game: finished players keep their ranks, the rest follow.
+
+    Players in ``finished`` (seat -> rank) keep their rank; the others are
+    ranked after them by ascending ``key`` (e.g. cards held), ties sharing.
+    """
+    ranks = [0] * num_players
+    for seat, rank in finished.items():
+        ranks[seat] = rank
+    still_in = [p for p in range(num_players) if p not in finished]
+    for seat, rank in ranks_by_key(still_in, key).items():
+        ranks[seat] = rank + len(finished)
     return ranks
 
 

@@ -1,0 +1,16 @@
+"""Chip It: a climbing game where chips raise card values (rules: docs/rules/chipit.md)."""
+
+from card_envs.core.spec import GameSpec
+from card_envs.registry import register
+
+SPEC = register(
+    GameSpec(
+        name="chipit",
+        title="ChipIt",
+        engine="card_envs.games.chipit.engine:ChipItGame",
+        rule_agent="agents.chipit_rules:ChipItRuleAgent",
+        rule_mixes=({"play_to_end": True},),
+        random_knobs={"mistake_rate": 0.3},
+        early_finish_rules={"play_to_end": True},
+    )
+)

@@ -1,4 +1,4 @@
-"""Cards, chips and the value arithmetic of Chip It (RULES.md "Game C").
+"""Cards, chips and the value arithmetic of Chip It (docs/rules/chipit.md, "Material" and "Card values").
 
 A card *type* is an index 0..29: 0..19 are green 2..21, 20..29 purple 2..11;
 there are two copies of every type (60 cards). A card with ``p`` chip points
@@ -51,11 +51,6 @@ def card_value(t: int, chips: int) -> int:
     """Value of card type ``t`` carrying ``chips`` points."""
     v = FACE[t]
     return v * (1 + chips) if IS_PURPLE[t] else v + chips
-
-
-def max_reach(t: int, supply: int) -> int:
-    """Highest value card type ``t`` can show with at most ``supply`` chip points."""
-    return card_value(t, supply)
 
 
 def _cost_table() -> np.ndarray:

@@ -1,4 +1,4 @@
-"""Rules engine of Chip It, the chip-climbing game (RULES.md "Game C", docs/rules/chipit.md).
+"""Rules engine of Chip It, the chip-climbing game (docs/rules/chipit.md).
 
 The engine is a small state machine; its phases say which decision is asked for:
 
@@ -11,7 +11,8 @@ The engine is a small state machine; its phases say which decision is asked for:
   answer completes itself once it has enough cards;
 * ``over``: the game has ended.
 
-A play built over several decisions lives in ``self.build`` and touches no
+The position lives in ``self.table`` (a :class:`~card_envs.games.chipit.state.Table`).
+A play built over several decisions lives in ``table.build`` and touches no
 other part of the state until it is complete. The mask only offers choices
 from which the play can still be completed (see :mod:`moves`).
 """
@@ -22,22 +23,24 @@ from typing import Any
 
 import numpy as np
 
-from card_envs.core.game import CardGame, check_choice
-from card_envs.core.ranking import ranks_by_key
+from card_envs.core.checks import check_choice
+from card_envs.core.game import CardGame
+from card_envs.core.ranking import ranks_after_finishers
 from card_envs.games.chipit import encoding as E
 from card_envs.games.chipit import state as S
 from card_envs.games.chipit import text
 from card_envs.games.chipit.cards import (
     COPIES,
+    COST,
     DEAL_SIZE,
     MAX_GREEN_VALUE,
     NUM_CARDS,
     NUM_TYPES,
     START_CHIPS,
     TOTAL_CHIPS,
-    card_cost,
 )
 from card_envs.games.chipit.moves import card_options, feasible_values
+from card_envs.games.chipit.state import Build, LastPlay, Shown, Table
 
 _PHASE_INDEX = {name: i for i, name in enumerate(E.PHASES)}
 
@@ -64,66 +67,40 @@ class ChipItGame(CardGame):
         super().__init__(num_players)
         self.play_to_end = check_choice("play_to_end", play_to_end, [False, True])
         self.observation_layout = E.observation_layout(self.num_players)
-        self._clear()
+        self.table = Table.empty(self.num_players)
 
-    def _clear(self) -> None:
-        n = self.num_players
-        self.hands: list[list[int]] = [[0] * NUM_TYPES for _ in range(n)]
-        self.hand_sizes = [0] * n
-        self.held = [0] * n  # chip points held (a burden)
-        self.supply = TOTAL_CHIPS  # chip points in the general supply
-        self.display: list[list[tuple[int, int]]] = [[] for _ in range(n)]  # (type, chips) lying out
-        self.last: tuple[int, int, int] | None = None  # (seat, count, value) to beat
-        self.passes = 0  # passes since the last play or the round start
-        self.discard: list[int] = []
-        self.discard_counts = [0] * NUM_TYPES
-        self.out: list[int] = []  # cards not dealt
-        self.finished: list[int] = []  # seats in finishing order
-        self.is_finished = [False] * n
-        self._current = 0
-        #: the play being built: {"value", "block", "cards", "chips", "rest"} or None
-        self.build: dict[str, Any] | None = None
-        self._ranks: list[int] | None = None
-
-    # ----------------------------------------------------------- static facts
     # ----------------------------------------------------------- game facts
     @property
     def current_player(self) -> int:
-        return self._current
+        return self.table.current
 
     @property
     def phase(self) -> str:
-        if self._ranks is not None:
-            return "over"
-        b = self.build
-        if b is None:
-            return "lead" if self.last is None else "answer"
-        return "units" if b["value"] is None else "cards"
+        return self.table.phase
 
     @property
     def is_over(self) -> bool:
-        return self._ranks is not None
+        return self.table.ranks is not None
 
     @property
     def ranks(self) -> list[int] | None:
-        return None if self._ranks is None else list(self._ranks)
-
-    def display_chips(self, player: int) -> int:
-        return sum(c for _, c in self.display[player])
+        ranks = self.table.ranks
+        return None if ranks is None else list(ranks)
 
     def cards_held(self, player: int) -> int:
         """Hand cards plus chip points (held and on the own display): fewest is best."""
-        return self.hand_sizes[player] + self.held[player] + self.display_chips(player)
+        return self.table.cards_held(player)
 
     def finished_ranks(self) -> dict[int, int]:
-        return {seat: i + 1 for i, seat in enumerate(self.finished)}
+        return self.table.finished_ranks()
 
     def player_info(self, player: int) -> dict[str, float]:
+        tb = self.table
         return {
-            "hand_cards": float(self.hand_sizes[player]),
-            "chips": float(self.held[player]),
-            "display_chips": float(self.display_chips(player)),
-            "finished": float(self.is_finished[player]),
+            "hand_cards": float(tb.hand_sizes[player]),
+            "chips": float(tb.held[player]),
+            "display_chips": float(tb.display_chips(player)),
+            "finished": float(tb.is_finished[player]),
         }
 
     def describe_action(self, action: int) -> str:
@@ -131,45 +108,46 @@ class ChipItGame(CardGame):
 
     # ------------------------------------------------------------- lifecycle
     def _deal(self) -> None:
-        self._clear()
         n = self.num_players
+        tb = self.table = Table.empty(n)
         deck = (self.rng.permutation(NUM_CARDS) // COPIES).tolist()  # card types in shuffled order
         size = DEAL_SIZE[n]
         for p in range(n):
-            hand = self.hands[p]
+            hand = tb.hands[p]
             for t in deck[p * size : (p + 1) * size]:
                 hand[t] += 1
-            self.hand_sizes[p] = size
-        self.out = sorted(deck[n * size :])
-        self.held = [START_CHIPS] * n
-        self.supply = TOTAL_CHIPS - START_CHIPS * n
-        self._current = 0
+            tb.hand_sizes[p] = size
+        tb.out = sorted(deck[n * size :])
+        tb.held = [START_CHIPS] * n
+        tb.supply = TOTAL_CHIPS - START_CHIPS * n
 
     # ------------------------------------------------------------------ mask
     def _legal_mask(self) -> np.ndarray:
         mask = np.zeros(E.NUM_ACTIONS, dtype=np.int8)
-        p = self._current
-        b = self.build
-        last = self.last
+        tb = self.table
+        p = tb.current
+        b = tb.build
+        last = tb.last
         if b is None:
-            if last is not None or self.hand_sizes[p] == 0:  # answer, or a lead with an empty hand
-                mask[E.PASS : E.PASS + min(E.MAX_RETURN, self.held[p]) + 1] = 1
+            if last is not None or tb.hand_sizes[p] == 0:  # answer, or a lead with an empty hand
+                mask[E.PASS : E.PASS + min(E.MAX_RETURN, tb.held[p]) + 1] = 1
             if last is None:
-                if self.hand_sizes[p]:
-                    self._mask_values(mask, feasible_values(self.hands[p], 1, E.MIN_VALUE, self.supply))
-            elif self.hand_sizes[p] >= last[1]:
-                self._mask_values(mask, feasible_values(self.hands[p], last[1], last[2] + 1, self.supply))
-        elif b["value"] is None:
-            low = b["block"]
-            k, lo = (1, E.MIN_VALUE) if last is None else (last[1], last[2] + 1)
-            feas = feasible_values(self.hands[p], k, max(lo, low), self.supply)
+                if tb.hand_sizes[p]:
+                    self._mask_values(mask, feasible_values(tb.hands[p], 1, E.MIN_VALUE, tb.supply))
+            elif tb.hand_sizes[p] >= last.count:
+                self._mask_values(mask, feasible_values(tb.hands[p], last.count, last.value + 1, tb.supply))
+        elif b.value is None:
+            low = b.block
+            assert low is not None  # phase units: a block was chosen
+            k, lo = (1, E.MIN_VALUE) if last is None else (last.count, last.value + 1)
+            feas = feasible_values(tb.hands[p], k, max(lo, low), tb.supply)
             mask[E.UNITS : E.UNITS + E.BLOCK] = feas[low : low + E.BLOCK]
         else:
-            need = 0 if last is None else last[1] - len(b["cards"])
-            min_type = b["cards"][-1] if b["cards"] else 0
-            for t in card_options(b["rest"], b["value"], need, self.supply - b["chips"], min_type):
+            need = 0 if last is None else last.count - len(b.cards)
+            min_type = b.cards[-1] if b.cards else 0
+            for t in card_options(b.rest, b.value, need, tb.supply - b.chips, min_type):
                 mask[E.CARD + t] = 1
-            if last is None and b["cards"]:
+            if last is None and b.cards:
                 mask[E.DONE] = 1
         return mask
 
@@ -180,145 +158,172 @@ class ChipItGame(CardGame):
 
     # ----------------------------------------------------------------- apply
     def _apply(self, action: int) -> None:
-        p = self._current
+        tb = self.table
+        p = tb.current
         if action < E.VALUE:
             self._pass(p, action - E.PASS)
         elif action < E.HIGH:
-            self._start_build(p, action - E.VALUE + E.MIN_VALUE, None)
+            tb.build = Build(action - E.VALUE + E.MIN_VALUE, None, [], 0, tb.hands[p][:])
         elif action < E.UNITS:
-            self._start_build(p, None, E.block_low(action - E.HIGH))
+            tb.build = Build(None, E.block_low(action - E.HIGH), [], 0, tb.hands[p][:])
         elif action < E.CARD:
-            b = self.build
-            b["value"] = b["block"] + action - E.UNITS
+            b = self._building()
+            assert b.block is not None  # phase units: a block was chosen
+            b.value = b.block + action - E.UNITS
         elif action < E.DONE:
-            b = self.build
+            b = self._building()
             t = action - E.CARD
-            b["rest"][t] -= 1
-            b["cards"].append(t)
-            b["chips"] += card_cost(t, b["value"])
-            if self.last is not None and len(b["cards"]) == self.last[1]:
-                self._complete(p)
+            b.rest[t] -= 1
+            b.cards.append(t)
+            b.chips += int(COST[t, b.target])
+            if tb.last is not None and len(b.cards) == tb.last.count:
+                self._complete(p, b)
         else:
-            self._complete(p)
+            self._complete(p, self._building())
 
-    def _start_build(self, p: int, value: int | None, block: int | None) -> None:
-        self.build = {"value": value, "block": block, "cards": [], "chips": 0, "rest": self.hands[p][:]}
+    def _building(self) -> Build:
+        b = self.table.build
+        if b is None:  # the mask offers these actions only while a play is being built
+            raise RuntimeError("no play is being built")
+        return b
 
     def _pass(self, p: int, returned: int) -> None:
-        self.held[p] -= returned
-        self.supply += returned
-        self.passes += 1
-        if self.hand_sizes[p] == 0 and self.held[p] == 0:  # the own display was cleared at turn start
+        tb = self.table
+        tb.held[p] -= returned
+        tb.supply += returned
+        tb.passes += 1
+        if tb.hand_sizes[p] == 0 and tb.held[p] == 0:  # the own display was cleared at turn start
             self._finish(p)
-        if self._ranks is None:
+        if tb.ranks is None:
             self._advance()
 
-    def _complete(self, p: int) -> None:
+    def _complete(self, p: int, b: Build) -> None:
         """Put the built play out: cards from the hand, chips from the supply."""
-        b = self.build
-        self.build = None
-        value = b["value"]
-        cards = b["cards"]
-        self.hands[p] = b["rest"]
-        self.hand_sizes[p] -= len(cards)
-        self.supply -= b["chips"]
-        self.display[p] = [(t, card_cost(t, value)) for t in cards]
-        self.last = (p, len(cards), value)
-        self.passes = 0
-        if self.hand_sizes[p] == 0 and self.held[p] == 0 and b["chips"] == 0:
+        tb = self.table
+        tb.build = None
+        value = b.target
+        cards = b.cards
+        tb.hands[p] = b.rest
+        tb.hand_sizes[p] -= len(cards)
+        tb.supply -= b.chips
+        tb.display[p] = [Shown(t, int(COST[t, value])) for t in cards]
+        tb.last = LastPlay(p, len(cards), value)
+        tb.passes = 0
+        if tb.hand_sizes[p] == 0 and tb.held[p] == 0 and b.chips == 0:
             self._finish(p)
-        if self._ranks is None:
+        if tb.ranks is None:
             self._advance()
 
     def _advance(self) -> None:
         """Move the turn on; start the next turn (round end, clearing the own display)."""
+        tb = self.table
         n = self.num_players
-        p = self._current
+        p = tb.current
         while True:
             p = (p + 1) % n
-            if self.last is not None and self.last[0] == p:
+            if tb.last is not None and tb.last.seat == p:
                 # everyone else passed since p's play: the round ends and p (or,
                 # if p has finished, the next player in) leads anew
-                self.last = None
-                self.passes = 0
-            shown = self.display[p]
+                tb.last = None
+                tb.passes = 0
+            shown = tb.display[p]
             if shown:
-                for t, chips in shown:
-                    self.discard.append(t)
-                    self.discard_counts[t] += 1
-                    self.held[p] += chips
-                self.display[p] = []
-            if not self.is_finished[p]:
-                self._current = p
+                for s in shown:
+                    tb.discard.append(s.card)
+                    tb.discard_counts[s.card] += 1
+                    tb.held[p] += s.chips
+                tb.display[p] = []
+            if not tb.is_finished[p]:
+                tb.current = p
                 return
 
     def _finish(self, p: int) -> None:
-        self.finished.append(p)
-        self.is_finished[p] = True
-        n = self.num_players
-        if not self.play_to_end:
-            others = [q for q in range(n) if q != p]
-            order = ranks_by_key(others, key=self.cards_held)
-            ranks = [0] * n
-            ranks[p] = 1
-            for q, r in order.items():
-                ranks[q] = r + 1
-            self._ranks = ranks
-        elif len(self.finished) >= n - 1:
-            ranks = [n] * n
-            for i, q in enumerate(self.finished):
-                ranks[q] = i + 1
-            self._ranks = ranks
+        tb = self.table
+        tb.finished.append(p)
+        tb.is_finished[p] = True
+        tb.ranks = self._final_ranks()
+
+    def _final_ranks(self) -> list[int] | None:
+        """Ranks once the game has ended (docs/rules/chipit.md, "End and ranking"), else None.
+
+        Without ``play_to_end`` the first player out ends the game; with it, the
+        game ends when one player is left. The players still in are ranked after
+        the finished ones by hand cards plus chip points.
+        """
+        tb = self.table
+        if len(tb.finished) < (self.num_players - 1 if self.play_to_end else 1):
+            return None
+        return ranks_after_finishers(self.num_players, tb.finished_ranks(), key=tb.cards_held)
 
     # ----------------------------------------------------------- observation
     def observe(self, player: int) -> np.ndarray:
+        tb = self.table
         n = self.num_players
-        seats = [(player + i) % n for i in range(n)]
-        phase = [0.0] * len(E.PHASES)
-        phase[_PHASE_INDEX[self.phase]] = 1.0
-        display: list[float] = [0.0] * (n * NUM_TYPES)
-        for i, q in enumerate(seats):
-            for t, _ in self.display[q]:
-                display[i * NUM_TYPES + t] += 1.0
-        last = self.last
-        to_beat_seat = [0.0] * n
+        obs = self.observation_layout.new()
+        v = self.observation_layout.view(obs)
+        v["phase"][_PHASE_INDEX[tb.phase]] = 1.0
+        v["hand"][:] = tb.hands[player]
+        v["chips"][0] = tb.held[player]
+        # per-player fields in relative seat order: player, player + 1, ...
+        v["hand_sizes"][:] = tb.hand_sizes[player:] + tb.hand_sizes[:player]
+        v["holdings"][:] = tb.held[player:] + tb.held[:player]
+        display = v["display"]
+        display_chips = v["display_chips"]
+        for i in range(n):
+            shown = tb.display[(player + i) % n]
+            for s in shown:
+                display[i * NUM_TYPES + s.card] += 1.0
+                display_chips[i] += s.chips
+        v["discard"][:] = tb.discard_counts
+        last = tb.last
         if last is not None:
-            to_beat_seat[(last[0] - player) % n] = 1.0
-        b = self.build
-        build_cards = [0.0] * NUM_TYPES
+            v["to_beat_count"][0] = last.count
+            v["to_beat_value"][0] = last.value
+            v["to_beat_seat"][(last.seat - player) % n] = 1.0
+        v["supply"][0] = tb.supply
+        v["passes"][0] = min(tb.passes, n)
+        v["finished"][:] = tb.is_finished[player:] + tb.is_finished[:player]
+        b = tb.build
         if b is not None:
-            for t in b["cards"]:
+            if b.value is not None:
+                v["build_value"][0] = b.value
+            if b.block is not None:
+                v["build_block"][0] = b.block
+            build_cards = v["build_cards"]
+            for t in b.cards:
                 build_cards[t] += 1.0
-        need = 0 if b is None or last is None else last[1] - len(b["cards"])
-        vec = [
-            *phase,
-            *self.hands[player],
-            self.held[player],
-            *[self.hand_sizes[q] for q in seats],
-            *[self.held[q] for q in seats],
-            *display,
-            *[self.display_chips(q) for q in seats],
-            *self.discard_counts,
-            0 if last is None else last[1],
-            0 if last is None else last[2],
-            *to_beat_seat,
-            self.supply,
-            min(self.passes, n),
-            *[float(self.is_finished[q]) for q in seats],
-            0 if b is None or b["value"] is None else b["value"],
-            0 if b is None or b["block"] is None else b["block"],
-            *build_cards,
-            0 if b is None else b["chips"],
-            need,
-        ]
-        return np.array(vec, dtype=np.float32)
+            v["build_chips"][0] = b.chips
+            if last is not None:
+                v["build_needed"][0] = last.count - len(b.cards)
+        return obs
 
     # ----------------------------------------------------------------- state
-    def state_dict(self) -> dict[str, Any]:
-        return S.to_dict(self)
+    def _state_fields(self) -> dict[str, Any]:
+        return S.to_dict(self.table)
 
     def _load_state(self, state: dict[str, Any]) -> None:
-        S.load(self, state)
+        self.table = S.from_dict(self.num_players, state)
+        self._mask = None  # the cached mask was the old state's
+        if "phase" in state:  # derived from the rest, so compared once the rest is known to be consistent
+            self.check_consistency()
+            S.check_phase(self.table, state["phase"])
+
+    def check_consistency(self) -> None:
+        """Cards and chips conserved, counts that match, ranks that follow from the finishers."""
+        tb = self.table
+        tb.check_consistency()
+        most = self.num_players - 1 if self.play_to_end else 1
+        if len(tb.finished) > most:
+            raise ValueError(f"at most {most} player(s) can finish, got finished {tb.finished}")
+        ranks = self._final_ranks()
+        if tb.ranks != ranks:
+            raise ValueError(f"ranks {tb.ranks} do not follow from finished {tb.finished} (they are {ranks})")
+        if tb.build is not None and not self.action_mask().any():
+            b = tb.build
+            raise ValueError(
+                f"the play being built (value {b.value}, block {b.block}, cards {b.cards})"
+                " cannot be completed"
+            )
 
     def render_text(self) -> str:
-        return text.render(self)
+        return text.render(self.table)

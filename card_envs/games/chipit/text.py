@@ -2,48 +2,48 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from card_envs.games.chipit.cards import CODES, card_cost, card_value
-from card_envs.games.chipit.state import hand_codes
-
-if TYPE_CHECKING:
-    from card_envs.games.chipit.engine import ChipItGame
+from card_envs.games.chipit.cards import CODES, card_cost
+from card_envs.games.chipit.encoding import BLOCK
+from card_envs.games.chipit.state import Shown, Table, hand_codes
 
 
-def _shown(cards: list[tuple[int, int]]) -> str:
+def _shown(cards: list[Shown]) -> str:
     if not cards:
         return "-"
-    value = card_value(*cards[0])
-    return " ".join(f"{CODES[t]}+{c}" for t, c in cards) + f" (= {value})"
+    return " ".join(f"{CODES[s.card]}+{s.chips}" for s in cards) + f" (= {cards[0].value})"
 
 
-def render(game: ChipItGame) -> str:
-    phase = game.phase
+def render(table: Table) -> str:
+    phase = table.phase
     lines = [
-        f"Chip It, {game.num_players} players | phase {phase} | supply {game.supply} points"
-        + ("" if phase == "over" else f" | seat {game.current_player} to act")
+        f"Chip It, {table.num_players} players | phase {phase} | supply {table.supply} points"
+        + ("" if phase == "over" else f" | seat {table.current} to act")
     ]
-    if game.last is None:
+    last = table.last
+    if last is None:
         lines.append("To beat: nothing (a lead is due)")
     else:
-        seat, count, value = game.last
         lines.append(
-            f"To beat: {count} card(s) at {value}, played by seat {seat}; passes since: {game.passes}"
+            f"To beat: {last.count} card(s) at {last.value}, played by seat {last.seat};"
+            f" passes since: {table.passes}"
         )
-    for p in range(game.num_players):
-        mark = ">" if p == game.current_player and phase != "over" else " "
-        status = f" finished #{game.finished.index(p) + 1}" if game.is_finished[p] else ""
+    for p in range(table.num_players):
+        mark = ">" if p == table.current and phase != "over" else " "
+        status = f" finished #{table.finished.index(p) + 1}" if table.is_finished[p] else ""
         lines.append(
-            f"{mark} seat {p}: chips {game.held[p]:3d} | out: {_shown(game.display[p])}{status}\n"
-            f"    hand ({game.hand_sizes[p]}): {' '.join(hand_codes(game.hands[p])) or '-'}"
+            f"{mark} seat {p}: chips {table.held[p]:3d} | out: {_shown(table.display[p])}{status}\n"
+            f"    hand ({table.hand_sizes[p]}): {' '.join(hand_codes(table.hands[p])) or '-'}"
         )
-    b = game.build
+    b = table.build
     if b is not None:
-        value = b["value"]
-        chosen = " ".join(f"{CODES[t]}+{card_cost(t, value)}" for t in b["cards"]) or "no cards yet"
-        what = f"value {value}" if value is not None else f"value block {b['block']}..{b['block'] + 9}"
-        lines.append(f"  building: {what}; {chosen}; {b['chips']} chip point(s)")
-    if game.ranks is not None:
-        lines.append(f"Ranks: {game.ranks}")
+        if b.value is None:  # phase units: only the block is chosen
+            assert b.block is not None
+            what, chosen = f"value block {b.block}..{b.block + BLOCK - 1}", "no cards yet"
+        else:
+            value = b.value
+            what = f"value {value}"
+            chosen = " ".join(f"{CODES[t]}+{card_cost(t, value)}" for t in b.cards) or "no cards yet"
+        lines.append(f"  building: {what}; {chosen}; {b.chips} chip point(s)")
+    if table.ranks is not None:
+        lines.append(f"Ranks: {table.ranks}")
     return "\n".join(lines)

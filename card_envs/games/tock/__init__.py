@@ -1,0 +1,16 @@
+"""Tock: a patience race on centre rows 1..20 with the TOCK! knock (rules: docs/rules/tock.md)."""
+
+from card_envs.core.spec import GameSpec
+from card_envs.registry import register
+
+SPEC = register(
+    GameSpec(
+        name="tock",
+        title="Tock",
+        engine="card_envs.games.tock.engine:TockGame",
+        rule_agent="agents.tock_rules:TockRuleAgent",
+        rule_mixes=({"opponent_choice": "nearest"}, {"allow_violations": False}),
+        random_knobs={"vigilance": 0.5},
+        early_finish_rules={},
+    )
+)

@@ -1,4 +1,4 @@
-"""Tock's action numbers and observation layout (one fixed size for 2 to 6 players).
+"""Tock's action numbers, observation layout (one fixed size for 2 to 6 players) and encoder.
 
 Seats in the observation are *relative* to the observing player: index 0 is
 the observer, index k the player k seats to its left (seat order). Slots of
@@ -8,13 +8,17 @@ Actions that name an opponent are relative to the player on turn.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+import numpy as np
+
 from card_envs.core.layout import Field, ObservationLayout
+from card_envs.games.tock.cards import MAX_ROWS, NUM_CARDS, ROW_END, TOP_CARD
+
+if TYPE_CHECKING:
+    from card_envs.games.tock.state import Table
 
 MAX_SEATS = 6
-NUM_CARDS = 121
-TOP_CARD = 21  # El Travieso
-ROW_END = 20
-MAX_ROWS = 6
 
 # ------------------------------------------------------------------ actions
 CENTRE = 0
@@ -26,15 +30,6 @@ KNOCK = 8
 PASS = 9
 NUM_ACTIONS = 10
 
-ACTION_NAMES = [
-    "centre",
-    *(f"opponent_{k}" for k in range(FIRST_OPPONENT, LAST_OPPONENT + 1)),
-    "draw",
-    "own_pile",
-    "knock",
-    "pass",
-]
-
 #: kinds of the last move (``move_kind``) and of the last action (``last_kind``)
 MOVE_KINDS = ("centre", "opponent", "draw", "own_pile")
 LAST_KINDS = (*MOVE_KINDS, "knock", "pass")
@@ -42,13 +37,13 @@ LAST_KINDS = (*MOVE_KINDS, "knock", "pass")
 OBS_PHASES = ("play", "knock")
 
 
-def action_kind(action: int) -> int:
-    """Index in :data:`LAST_KINDS` of an action number."""
-    if action == CENTRE:
-        return 0
-    if action <= LAST_OPPONENT:
-        return 1
-    return action - DRAW + 2
+#: the kind of each action number, as an index in :data:`LAST_KINDS`
+ACTION_KINDS = (
+    LAST_KINDS.index("centre"),
+    *[LAST_KINDS.index("opponent")] * (LAST_OPPONENT - FIRST_OPPONENT + 1),
+    *(LAST_KINDS.index(kind) for kind in ("draw", "own_pile", "knock", "pass")),
+)
+assert len(ACTION_KINDS) == NUM_ACTIONS
 
 
 # -------------------------------------------------------------- observation
@@ -88,5 +83,69 @@ LAYOUT = ObservationLayout(
     ]
 )
 
-SLICES = LAYOUT.slices
-OFF = {name: s.start for name, s in SLICES.items()}
+
+class ObservationBuffer:
+    """A reusable observation vector and its named views (``LAYOUT.view``): one per engine.
+
+    :meth:`encode` writes every field by name into the vector and returns a
+    copy. Copying or pickling an engine gives the copy a fresh buffer (a deep
+    copy of numpy views would no longer share the vector's memory).
+    """
+
+    __slots__ = ("fields", "vector")
+
+    def __init__(self) -> None:
+        self.vector = LAYOUT.new()
+        self.fields = LAYOUT.view(self.vector)
+
+    def __reduce__(self) -> tuple[type[ObservationBuffer], tuple[()]]:
+        return ObservationBuffer, ()
+
+    def encode(self, table: Table, player: int) -> np.ndarray:
+        """The observation of ``player``: the public table, seats relative to ``player`` (docs/tock.md)."""
+        vector = self.vector
+        vector.fill(0.0)
+        v = self.fields
+        n = len(table.piles)
+        piles, stacks, alive = table.piles, table.stacks, table.alive
+        v["seat_present"][:n] = 1.0
+        finished, pile_top = v["finished"], v["pile_top"]
+        pile_size, stack_size = v["pile_size"], v["stack_size"]
+        for r in range(n):
+            s = (player + r) % n
+            if not alive[s]:
+                finished[r] = 1.0
+            pile = piles[s]
+            if pile:
+                pile_top[r] = pile[-1]
+                pile_size[r] = len(pile)
+            stack_size[r] = len(stacks[s])
+        v["turn"][(table.turn - player) % n] = 1.0
+        if table.phase != "over":  # "over" shows as no phase and no card in play
+            v["phase"][1 if table.phase == "knock" else 0] = 1.0
+            if table.drawn is not None:  # the card in play: the drawn card, else the own top card
+                v["card"][0] = table.drawn
+                v["card_source"][1] = 1.0
+            else:
+                own = piles[table.turn]
+                if own:
+                    v["card"][0] = own[-1]
+                    v["card_source"][0] = 1.0
+        if table.centre:
+            tops = sorted(table.centre, reverse=True)
+            v["centre"][: len(tops)] = tops
+        v["supply_size"][0] = len(table.supply)
+        move = table.move
+        if move is not None:
+            v["move_player"][(move.player - player) % n] = 1.0
+            v["move_kind"][ACTION_KINDS[move.action]] = 1.0
+            if move.target >= 0:
+                v["move_target"][(move.target - player) % n] = 1.0
+            v["move_card"][0] = move.card
+            if move.rule_break:
+                v["move_break"][0] = 1.0
+        last = table.last_action
+        if last is not None:
+            v["last_player"][(last.player - player) % n] = 1.0
+            v["last_kind"][ACTION_KINDS[last.action]] = 1.0
+        return vector.copy()

@@ -1,0 +1,23 @@
+"""UNO-style shedding game with stacking and the LETZTE call (rules: docs/rules/uno.md)."""
+
+from card_envs.core.spec import GameSpec
+from card_envs.registry import register
+
+SPEC = register(
+    GameSpec(
+        name="uno",
+        title="Uno",
+        engine="card_envs.games.uno.engine:UnoGame",
+        rule_agent="agents.uno_rules:UnoRuleAgent",
+        rule_mixes=(
+            {
+                "draw_four": "official",
+                "voluntary_draw": False,
+                "stacking": False,
+                "two_player_reverse_skips": False,
+                "missed_call_penalty": 2,
+            },
+        ),
+        random_knobs={"forget_call": 0.5},
+    )
+)

@@ -1,7 +1,7 @@
 """Rules engine of the UNO-style shedding game with stacking and the LETZTE call.
 
-The rules are those of RULES.md "Game B", restated in docs/rules/uno.md. The
-engine is a small state machine; its phases say which decision is asked for:
+The rules are those of docs/rules/uno.md; the state format is in docs/uno.md.
+The engine is a small state machine; its phases say which decision is asked for:
 
 * ``play``: the player on turn plays a matching card or draws;
 * ``play_drawn``: the card just drawn matches: play it or keep it;
@@ -21,12 +21,16 @@ from typing import Any
 
 import numpy as np
 
-from card_envs.core.game import CardGame, check_choice, check_int
-from card_envs.core.ranking import ranks_by_key
+from card_envs.core.checks import check_choice, check_int
+from card_envs.core.game import CardGame
+from card_envs.core.ranking import ranks_after_finishers
 from card_envs.games.uno import cards as C
 from card_envs.games.uno import encoding as E
+from card_envs.games.uno import state as S
+from card_envs.games.uno.state import Challenge, UnoState
 
-DEAL_SIZE = 7
+DEAL_SIZE = 7  # cards dealt to each player
+CHALLENGE_PENALTY = 2  # drawn on top of the stack by a player who challenges an innocent Draw Four
 
 
 class UnoGame(CardGame):
@@ -52,6 +56,23 @@ class UnoGame(CardGame):
     default_max_steps = 20_000
     num_actions = E.NUM_ACTIONS
 
+    # The fields of the round (documented in card_envs.games.uno.state.UnoState).
+    hands: list[list[int]]
+    hand_sizes: list[int]
+    called: list[bool]
+    draw_pile: list[int]
+    discard: list[int]
+    colour: int | None
+    direction: int
+    turn: int
+    pending: int
+    drawn: int | None
+    skip_next: bool
+    opening: bool
+    challenge: Challenge | None
+    catchers: list[int]
+    winner: int | None
+
     def __init__(
         self,
         num_players: int | None = None,
@@ -73,34 +94,49 @@ class UnoGame(CardGame):
         self.observation_layout = E.observation_layout(self.num_players)
         self._clear()
 
-    @property
-    def rules(self) -> dict[str, Any]:
-        return {
-            "draw_four": self.draw_four,
-            "voluntary_draw": self.voluntary_draw,
-            "stacking": self.stacking,
-            "two_player_reverse_skips": self.two_player_reverse_skips,
-            "missed_call_penalty": self.missed_call_penalty,
-        }
-
     def _clear(self) -> None:
-        n = self.num_players
-        self.hands: list[list[int]] = [[0] * C.NUM_TYPES for _ in range(n)]
-        self.hand_sizes = [0] * n
-        self.draw_pile: list[int] = []  # top is the last element
-        self.discard: list[int] = []  # top is the last element
-        self.colour: int | None = None
-        self.direction = 1
-        self.turn = 0
-        self._phase = "play"
-        self.pending = 0
-        self.drawn: int | None = None
-        self.called = [False] * n
-        self.skip_next = False  # a Skip/Reverse waits for a colour choice or catch window
-        self.opening = False  # the colour being named is that of a first-card wild
-        self.challenge: dict[str, Any] | None = None  # {"seat", "bluff"} of a challengeable Draw Four
-        self.catchers: list[int] = []  # players still to decide in the catch window
-        self.winner: int | None = None
+        self.set_state(UnoState.empty(self.num_players))
+
+    def set_state(self, s: UnoState) -> None:
+        """Take over every field of ``s`` (its lists too; no checks: see :meth:`load_state_dict`)."""
+        self.hands = s.hands
+        self.hand_sizes = s.hand_sizes
+        self.called = s.called
+        self.draw_pile = s.draw_pile
+        self.discard = s.discard
+        self.colour = s.colour
+        self.direction = s.direction
+        self.turn = s.turn
+        self._phase = s.phase
+        self.pending = s.pending
+        self.drawn = s.drawn
+        self.skip_next = s.skip_next
+        self.opening = s.opening
+        self.challenge = s.challenge
+        self.catchers = s.catchers
+        self.winner = s.winner
+        self._mask = None
+
+    def state_view(self) -> UnoState:
+        """The round as a typed, read-only view (its lists are the engine's own)."""
+        return UnoState(
+            hands=self.hands,
+            hand_sizes=self.hand_sizes,
+            called=self.called,
+            draw_pile=self.draw_pile,
+            discard=self.discard,
+            colour=self.colour,
+            direction=self.direction,
+            turn=self.turn,
+            phase=self._phase,
+            pending=self.pending,
+            drawn=self.drawn,
+            skip_next=self.skip_next,
+            opening=self.opening,
+            challenge=self.challenge,
+            catchers=self.catchers,
+            winner=self.winner,
+        )
 
     # ------------------------------------------------------------ interface
     @property
@@ -115,9 +151,8 @@ class UnoGame(CardGame):
     def ranks(self) -> list[int] | None:
         if self.winner is None:
             return None
-        points = self.hand_points()
-        order = ranks_by_key(range(self.num_players), key=lambda p: (p != self.winner, points[p]))
-        return [order[p] for p in range(self.num_players)]
+        points = self.hand_points()  # the winner first, then by fewest points left (docs/rules/uno.md)
+        return ranks_after_finishers(self.num_players, {self.winner: 1}, key=lambda p: points[p])
 
     def cards_held(self, player: int) -> int:
         return self.hand_sizes[player]
@@ -186,8 +221,9 @@ class UnoGame(CardGame):
         if phase == "catch":
             mask[E.CATCH] = mask[E.PASS] = 1
         elif phase == "choose_colour":
-            mask[E.CHOOSE_COLOUR : E.CHOOSE_COLOUR + 4] = 1
+            mask[E.CHOOSE_COLOUR : E.CHOOSE_COLOUR + C.NUM_COLOURS] = 1
         elif phase == "play_drawn":
+            assert self.drawn is not None
             self._allow_play(mask, self.drawn)
             mask[E.KEEP] = 1
         elif phase == "pending":
@@ -211,17 +247,18 @@ class UnoGame(CardGame):
             mask[E.PLAY_CALL + card] = 1
 
     def _playable(self, player: int) -> list[int]:
-        hand = self.hands[player]
-        return [t for t in C.MATCHING[self.top][self.colour] if hand[t]]
+        hand, colour = self.hands[player], self.colour
+        assert colour is not None  # only None while a first-card wild is named
+        return [t for t in C.MATCHING[self.top][colour] if hand[t]]
 
     def _stackable(self) -> list[int]:
         """Cards the player facing the stack may add to it."""
         if not self.stacking:
             return []
         hand = self.hands[self.turn]
-        if C.draw_amount(self.top) == 4:
+        if self.top == C.WILD_DRAW_FOUR:
             return [C.WILD_DRAW_FOUR] if hand[C.WILD_DRAW_FOUR] else []
-        return [c * 13 + C.DRAW_TWO for c in range(4) if hand[c * 13 + C.DRAW_TWO]]
+        return [t for t in C.DRAW_TWOS if hand[t]]
 
     # -------------------------------------------------------------- actions
     def _apply(self, action: int) -> None:
@@ -249,8 +286,9 @@ class UnoGame(CardGame):
     def _play(self, card: int, call: bool) -> None:
         player = self.turn
         if card == C.WILD_DRAW_FOUR and self.draw_four == "official":
-            bluff = any(self.hands[player][t] for t in range(C.NUM_COLOURED) if C.colour_of(t) == self.colour)
-            self.challenge = {"seat": player, "bluff": bluff}
+            assert self.colour is not None
+            bluff = any(self.hands[player][C.COLOUR_SLICES[self.colour]])
+            self.challenge = Challenge(seat=player, bluff=bluff)
         else:
             self.challenge = None
         self._take(player, card)
@@ -299,6 +337,7 @@ class UnoGame(CardGame):
             self._end_turn()
             return
         drawn = self._draw(player, 1)
+        assert self.colour is not None
         if drawn and C.matches(drawn[0], self.top, self.colour):
             self.drawn = drawn[0]
             self._phase = "play_drawn"
@@ -307,14 +346,15 @@ class UnoGame(CardGame):
 
     def _challenge(self) -> None:
         assert self.challenge is not None
-        victim, offender, bluff = self.turn, self.challenge["seat"], self.challenge["bluff"]
+        victim, offender, bluff = self.turn, self.challenge.seat, self.challenge.bluff
         self.challenge = None
         if bluff:  # guilty: the offender draws its 4; the victim then plays normally
-            self._draw(offender, 4)
-            self.pending -= 4
+            four = C.draw_amount(C.WILD_DRAW_FOUR)
+            self._draw(offender, four)
+            self.pending -= four
             self._start_turn()
         else:  # innocent: the challenger draws the stack plus 2 and loses the turn
-            self._draw(victim, self.pending + 2)
+            self._draw(victim, self.pending + CHALLENGE_PENALTY)
             self.pending = 0
             self._end_turn()
 
@@ -386,7 +426,7 @@ class UnoGame(CardGame):
         v["clockwise"][0] = self.direction == 1
         v["pending_draw"][0] = self.pending
         if self.pending:
-            v["pending_kind"][C.draw_amount(self.top) == 4] = 1
+            v["pending_kind"][self.top == C.WILD_DRAW_FOUR] = 1
         v["challengeable"][0] = self.challenge is not None
         rel = [(player + i) % n for i in range(n)]
         v["hand_sizes"][:] = [self.hand_sizes[p] for p in rel]
@@ -404,67 +444,26 @@ class UnoGame(CardGame):
         return obs
 
     # ------------------------------------------------------------ state
-    def state_dict(self) -> dict[str, Any]:
+    def _state_fields(self) -> dict[str, Any]:
         return {
-            "game": self.name,
-            "num_players": self.num_players,
-            "rules": self.rules,
             "current_player": self.current_player,
-            "turn_player": self.turn,
-            "phase": self._phase,
-            "hands": [C.expand(h) for h in self.hands],
-            "draw_pile": [C.CODES[t] for t in reversed(self.draw_pile)],
-            "discard_pile": [C.CODES[t] for t in self.discard],
-            "colour": None if self.colour is None else C.COLOURS[self.colour],
-            "direction": self.direction,
-            "pending_draw": self.pending,
-            "drawn": None if self.drawn is None else C.CODES[self.drawn],
-            "called": list(self.called),
-            "skip_next": self.skip_next,
-            "opening": self.opening,
-            "challenge": None if self.challenge is None else dict(self.challenge),
-            "catchers": list(self.catchers),
-            "winner": self.winner,
+            **S.to_dict(self.state_view()),
             "score": self.score(),
             "ranks": self.ranks,
         }
 
     def _load_state(self, state: dict[str, Any]) -> None:
-        """Set the state from ``state_dict()`` output.
+        """Set the state from ``state_dict()`` output (fields and defaults: :func:`.state.from_dict`)."""
+        self.set_state(S.from_dict(state, self.num_players))
 
-        Optional keys (defaults in brackets): ``turn_player`` [current_player],
-        ``direction`` [1], ``pending_draw`` [0], ``drawn`` [null], ``called``
-        [all false], ``skip_next`` [false], ``opening`` [false], ``challenge``
-        [null], ``catchers`` [the others from the offender's left when the
-        phase is "catch"], ``winner`` [null]. ``rules``, ``score``, ``ranks``
-        and ``current_player`` are derived and ignored.
-        """
-        self._clear()
-        n = self.num_players
-        self.hands = [C.to_counts(h) for h in state["hands"]]
-        self.hand_sizes = [sum(h) for h in self.hands]
-        self.draw_pile = [C.parse_card(c) for c in reversed(state["draw_pile"])]
-        self.discard = [C.parse_card(c) for c in state["discard_pile"]]
-        total = sum(self.hand_sizes) + len(self.draw_pile) + len(self.discard)
-        if len(self.hands) != n or not self.discard:
-            raise ValueError(f"state needs {n} hands and a non-empty discard pile")
-        if total > C.DECK_SIZE:
-            raise ValueError(f"state holds {total} cards, more than the {C.DECK_SIZE} of the deck")
-        self.colour = None if state.get("colour") is None else C.parse_colour(state["colour"])
-        self._phase = check_choice("phase", state["phase"], E.PHASES)
-        self.turn = int(state.get("turn_player", state.get("current_player", 0)))
-        self.direction = int(state.get("direction", 1))
-        self.pending = int(state.get("pending_draw", 0))
-        self.drawn = None if state.get("drawn") is None else C.parse_card(state["drawn"])
-        self.called = [bool(c) for c in state.get("called", [False] * n)]
-        self.skip_next = bool(state.get("skip_next", False))
-        self.opening = bool(state.get("opening", False))
-        self.challenge = None if state.get("challenge") is None else dict(state["challenge"])
-        default_catchers = [(self.turn + i) % n for i in range(1, n)] if self._phase == "catch" else []
-        self.catchers = [int(p) for p in state.get("catchers", default_catchers)]
-        self.winner = state.get("winner")
-        if self._phase == "over" and self.winner is None:
-            raise ValueError("an 'over' state needs its winner")
+    def check_consistency(self) -> None:
+        """Cards conserved (each at most once) and the fields fitting together (see :mod:`.state`)."""
+        S.check_invariants(
+            self.state_view(),
+            draw_four=self.draw_four,
+            two_player_reverse_skips=self.two_player_reverse_skips,
+            missed_call_penalty=self.missed_call_penalty,
+        )
 
     def render_text(self) -> str:
         colour = "-" if self.colour is None else C.COLOUR_NAMES[self.colour]

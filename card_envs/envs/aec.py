@@ -2,42 +2,19 @@
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any, ClassVar
 
 import numpy as np
-from gymnasium import logger, spaces
+from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from card_envs.core.game import CardGame, check_int
+from card_envs.core.game import CardGame
 from card_envs.core.ranking import rank_rewards
-
-RENDER_MODES = ["ansi", "human"]
-
-
-def check_render_mode(render_mode: str | None) -> str | None:
-    if render_mode is not None and render_mode not in RENDER_MODES:
-        raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
-    return render_mode
-
-
-def check_max_steps(max_steps: int | None, game: CardGame) -> int:
-    if max_steps is None:
-        return game.default_max_steps
-    return check_int("max_steps", max_steps, 1, 10**9)
-
-
-def render_game(game: CardGame, render_mode: str | None) -> str | None:
-    """``render()`` of both envs: the table as text ("ansi"), or printed ("human")."""
-    if render_mode is None:
-        logger.warn("render() called without a render_mode; pass render_mode='ansi' or 'human'")
-        return None
-    text = game.render_text()
-    if render_mode == "human":
-        print(text)
-        return None
-    return text
+from card_envs.core.spec import GameSpec
+from card_envs.envs.common import RENDER_MODES, check_max_steps, check_render_mode, render_game
 
 
 class CardGameAECEnv(AECEnv):
@@ -118,7 +95,7 @@ class CardGameAECEnv(AECEnv):
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
         if self.game.is_over:
-            self._finish(self.game.ranks, self.terminations)
+            self._finish(self.game.final_ranks(), self.terminations)
         elif self.num_steps >= self.max_steps:
             self._finish(self.game.truncation_ranks(), self.truncations)
         else:
@@ -148,8 +125,7 @@ class CardGameAECEnv(AECEnv):
     def _done(self) -> bool:
         return any(self.terminations.values()) or any(self.truncations.values())
 
-    def _finish(self, ranks: list[int] | None, flags: dict[str, bool]) -> None:
-        assert ranks is not None
+    def _finish(self, ranks: list[int], flags: dict[str, bool]) -> None:
         for agent, reward in zip(self.possible_agents, rank_rewards(ranks), strict=True):
             self.rewards[agent] = reward
             flags[agent] = True
@@ -165,20 +141,22 @@ def wrap(env: CardGameAECEnv) -> AECEnv:
     return wrappers.OrderEnforcingWrapper(env)
 
 
-def aec_env_class(game_class: type[CardGame], env_name: str) -> type[CardGameAECEnv]:
+def aec_env_class(spec: GameSpec) -> type[CardGameAECEnv]:
     """The AEC env class of one game (what PettingZoo calls ``raw_env``)."""
-    metadata = {**CardGameAECEnv.metadata, "name": env_name}
-    doc = f"PettingZoo AEC env of {game_class.__name__}; see CardGameAECEnv for the API."
-    return type(
-        "raw_env", (CardGameAECEnv,), {"game_class": game_class, "metadata": metadata, "__doc__": doc}
-    )
+    metadata = {**CardGameAECEnv.metadata, "name": spec.aec_name}
+    doc = f"PettingZoo AEC env of {spec.name!r}; see CardGameAECEnv for the API."
+    attrs = {"game_class": spec.engine_class(), "metadata": metadata, "__doc__": doc}
+    return type("raw_env", (CardGameAECEnv,), attrs)
 
 
-def wrapped_env_factory(raw_env: type[CardGameAECEnv]):
-    """``env(**kwargs)``: the raw env with PettingZoo's standard wrapper."""
+def fill_aec_module(module: ModuleType, spec: GameSpec) -> None:
+    """Make ``module`` the PettingZoo-style module of a game: ``env()`` is wrapped, ``raw_env`` is not."""
+    raw_env = aec_env_class(spec)
 
     def env(**kwargs: Any) -> AECEnv:
         return wrap(raw_env(**kwargs))
 
-    env.__doc__ = f"The wrapped {raw_env.metadata['name']} env; kwargs as for raw_env."
-    return env
+    env.__doc__ = f"The wrapped {spec.aec_name} env; kwargs as for raw_env."
+    module.raw_env = raw_env  # type: ignore[attr-defined]
+    module.env = env  # type: ignore[attr-defined]
+    module.__doc__ = f"PettingZoo AEC env of {spec.name!r}: ``env()`` is wrapped, ``raw_env`` is not."

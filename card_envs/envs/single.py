@@ -9,12 +9,12 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from card_envs.core.aec import RENDER_MODES, check_max_steps, check_render_mode, render_game
-from card_envs.core.game import CardGame, IllegalActionError, check_choice
+from card_envs.core.checks import check_choice, check_float
+from card_envs.core.game import CardGame, IllegalActionError
+from card_envs.core.policy import Policy, RandomAgent
 from card_envs.core.ranking import rank_rewards
-from card_envs.games import game_class
-
-OpponentSpec = Any  # "random" | "rule" | "model:PATH" | agents.Policy, or one per other seat
+from card_envs.envs.common import RENDER_MODES, check_max_steps, check_render_mode, render_game
+from card_envs.registry import game_class
 
 #: a deal in which the learner never gets to decide is dealt again, at most this often
 MAX_REDEALS = 100
@@ -26,24 +26,35 @@ class CardGameEnv(gymnasium.Env):
     ``step`` applies the learner's action, then lets the policies act until it
     is the learner's decision again (windows included: a knock or catch the
     learner may make) or the game ends. The reward is the learner's own rank
-    reward, paid at the end, a loss included. The legal-action mask comes from
+    reward, paid at the end, a loss included; with ``reward_shaping`` it also
+    gets a dense, zero-sum progress reward (below), and ``info["rank_reward"]``
+    holds the true rank reward at the end of every episode. The legal-action mask comes from
     :meth:`action_masks` (what sb3-contrib's MaskablePPO calls; a method of
     the class so it survives ``SubprocVecEnv``) and from ``info["action_mask"]``.
+
+    Opponents are :class:`~card_envs.core.policy.Policy` objects. To name them
+    by spec (``"rule"``, ``"random"``, ``"model:PATH"``, knobs included) use
+    ``gymnasium.make("card_envs/Uno-v0", opponents="rule")`` or
+    :func:`agents.make_env`, which resolve the specs and build this env.
 
     Args:
         game: engine name (``"uno"``, ``"tock"``, ``"chipit"``) or class.
         num_players: seats at the table (the game's default if None).
-        opponents: one spec for every other seat, or a sequence with one per
-            other seat in seat order after the learner: ``"random"``,
-            ``"rule"``, ``"model:PATH"`` or an :class:`agents.Policy`.
+        opponents: one Policy for every other seat, or a sequence with one per
+            other seat in seat order after the learner; None: uniformly random players.
         learner_seat: a seat number, or ``"random"`` to draw it at each reset.
-        opponent_knobs: keyword arguments for the rule-based opponents.
         illegal_action: what a masked-out or invalid learner action does:
             ``"raise"`` (default) raises :class:`IllegalActionError` and changes
             nothing; ``"lose"`` ends the episode with the worst reward (-1), for
             algorithms without masking; ``"random"`` plays a uniformly random
             legal action instead (``info["illegal_action"]`` is then 1).
         max_steps: step cap of the whole game (all seats' actions).
+        reward_shaping: weight ``w`` of a dense reward from the game's progress
+            measure (:meth:`CardGame.progress`, e.g. cards shed): after each of
+            the learner's steps it gets ``w * (lead' - lead)``, where ``lead``
+            is its progress minus the mean of the others'. The sum over a game
+            is ``w`` times the lead gained (a potential-based, zero-sum signal);
+            0 (default) pays the rank reward alone.
         render_mode: None, ``"ansi"`` or ``"human"``.
         **rules: the game's variant keywords.
     """
@@ -54,11 +65,11 @@ class CardGameEnv(gymnasium.Env):
         self,
         game: str | type[CardGame] = "uno",
         num_players: int | None = None,
-        opponents: OpponentSpec | Sequence[OpponentSpec] = "rule",
+        opponents: Policy | Sequence[Policy] | None = None,
         learner_seat: int | str = "random",
-        opponent_knobs: dict[str, Any] | None = None,
         illegal_action: str = "raise",
         max_steps: int | None = None,
+        reward_shaping: float = 0.0,
         render_mode: str | None = None,
         **rules: Any,
     ) -> None:
@@ -70,9 +81,11 @@ class CardGameEnv(gymnasium.Env):
             raise ValueError(f"learner_seat must be 'random' or a seat 0..{n - 1}, got {learner_seat!r}")
         self.learner_seat_spec = learner_seat
         self.illegal_action = check_choice("illegal_action", illegal_action, ["raise", "lose", "random"])
-        self.opponents = self._make_opponents(opponents, opponent_knobs or {})
+        self.opponents = self._seat_opponents(opponents)
         self.render_mode = check_render_mode(render_mode)
         self.max_steps = check_max_steps(max_steps, self.game)
+        self.reward_shaping = check_float("reward_shaping", reward_shaping, 0.0, 100.0)
+        self._lead = 0.0
         layout = self.game.observation_layout
         self.observation_space = spaces.Box(layout.low, layout.high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)
@@ -80,18 +93,23 @@ class CardGameEnv(gymnasium.Env):
         self.num_steps = 0
         self._forfeited = False
 
-    def _make_opponents(self, spec: Any, knobs: dict[str, Any]) -> list[Any]:
+    def _seat_opponents(self, opponents: Policy | Sequence[Policy] | None) -> list[Policy]:
         """One policy per other seat, in seat order after the learner."""
-        from agents import make_policy
-
         n_other = self.game.num_players - 1
-        if isinstance(spec, (list, tuple)):
-            if len(spec) != n_other:
-                raise ValueError(f"opponents needs {n_other} entries (one per other seat), got {len(spec)}")
-            specs = list(spec)
-        else:
-            specs = [spec] * n_other
-        return [make_policy(s, self.game.name, self.game.num_players, **knobs) for s in specs]
+        if opponents is None:
+            opponents = RandomAgent()
+        policies: list[Any] = (
+            list(opponents) if isinstance(opponents, (list, tuple)) else [opponents] * n_other
+        )
+        if len(policies) != n_other:
+            raise ValueError(f"opponents needs {n_other} entries (one per other seat), got {len(policies)}")
+        for policy in policies:
+            if not isinstance(policy, Policy):
+                raise ValueError(
+                    f"an opponent must be a Policy, got {policy!r}; name opponents by spec"
+                    " ('rule', 'random', 'model:PATH') through gymnasium.make or agents.make_env"
+                )
+        return policies
 
     # ------------------------------------------------------------------ API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
@@ -103,6 +121,8 @@ class CardGameEnv(gymnasium.Env):
                 else int(self.learner_seat_spec)
             )
             self.game.reset(self.np_random)
+            for policy in self.opponents:
+                policy.new_game(self.np_random)
             self.num_steps = 0
             self._forfeited = False
             self._play_opponents()
@@ -110,6 +130,7 @@ class CardGameEnv(gymnasium.Env):
                 break
         else:
             raise RuntimeError(f"the learner got no decision in {MAX_REDEALS} deals")
+        self._lead = self._progress_lead()
         return self._observation(), self._info()
 
     def step(self, action: Any):
@@ -124,7 +145,7 @@ class CardGameEnv(gymnasium.Env):
             illegal = True
             if self.illegal_action == "lose":
                 self._forfeited = True
-                info = {**self._info(), "illegal_action": 1}
+                info = {**self._info(), "illegal_action": 1, "rank_reward": -1.0}
                 return self._observation(), -1.0, True, False, info
             action = int(self.np_random.choice(self.game.legal_actions()))
         self.game.step(action)
@@ -133,12 +154,17 @@ class CardGameEnv(gymnasium.Env):
         terminated = self.game.is_over
         truncated = not terminated and self.num_steps >= self.max_steps
         reward = 0.0
+        if self.reward_shaping:
+            lead = self._progress_lead()
+            reward += self.reward_shaping * (lead - self._lead)
+            self._lead = lead
         info = self._info()
         info["illegal_action"] = int(illegal)
         if terminated or truncated:
-            ranks = self.game.ranks if terminated else self.game.truncation_ranks()
-            reward = rank_rewards(ranks)[self.learner]
+            ranks = self.game.final_ranks() if terminated else self.game.truncation_ranks()
             info["rank"] = ranks[self.learner]
+            info["rank_reward"] = rank_rewards(ranks)[self.learner]
+            reward += info["rank_reward"]
         if self.render_mode == "human":
             self.render()
         return self._observation(), reward, terminated, truncated, info
@@ -148,6 +174,16 @@ class CardGameEnv(gymnasium.Env):
         if self._episode_over or self.game.current_player != self.learner:
             return np.zeros(self.game.num_actions, dtype=np.int8)
         return self.game.action_mask().copy()
+
+    def call_opponents(self, method: str, *args: Any) -> int:
+        """Call ``method(*args)`` on each opponent that has it (e.g. a self-play pool's
+        ``add_snapshot``); returns how many did. VecEnvs reach it through ``env_method``."""
+        called = 0
+        for policy in {id(p): p for p in self.opponents}.values():
+            if hasattr(policy, method):
+                getattr(policy, method)(*args)
+                called += 1
+        return called
 
     def render(self) -> str | None:
         return render_game(self.game, self.render_mode)
@@ -170,6 +206,12 @@ class CardGameEnv(gymnasium.Env):
             action = policy.act(game.observe(seat), game.action_mask(), self.np_random)
             game.step(action)
             self.num_steps += 1
+
+    def _progress_lead(self) -> float:
+        """The learner's progress minus the mean of the others' (the shaping potential)."""
+        progress = [self.game.progress(seat) for seat in range(self.game.num_players)]
+        mine = progress.pop(self.learner)
+        return mine - sum(progress) / len(progress)
 
     def _observation(self) -> np.ndarray:
         return self.game.observe(self.learner)

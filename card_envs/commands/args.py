@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
-from typing import Any
+from typing import Any, NoReturn
 
-from card_envs.games import GAME_ENGINES
+from agents.specs import parse_value
+from card_envs.registry import game_class, game_specs
 
 
 def rule_pair(text: str) -> tuple[str, Any]:
@@ -14,17 +14,24 @@ def rule_pair(text: str) -> tuple[str, Any]:
     key, sep, value = text.partition("=")
     if not sep or not key:
         raise argparse.ArgumentTypeError(f"a rule must look like key=value, got {text!r}")
-    try:
-        return key, json.loads(value)
-    except json.JSONDecodeError:
-        return key, value
+    return key, parse_value(value)
 
 
-def add_game_arguments(parser: argparse.ArgumentParser) -> None:
+def add_game_arguments(
+    parser: argparse.ArgumentParser, game_default: str | None = "uno", players_default: int | None = 4
+) -> None:
     parser.add_argument(
-        "--game", default="uno", choices=sorted(GAME_ENGINES), help="which game (default: uno)"
+        "--game",
+        default=game_default,
+        choices=sorted(game_specs()),
+        help=f"which game (default: {game_default})",
     )
-    parser.add_argument("--players", type=int, default=4, help="players at the table (default: 4)")
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=players_default,
+        help=f"players at the table (default: {players_default})",
+    )
     parser.add_argument(
         "--rule",
         action="append",
@@ -36,13 +43,21 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="random seed (default: 0)")
 
 
+def fail(parser: argparse.ArgumentParser, message: str) -> NoReturn:
+    """Stop with one line naming the problem and exit code 2 (a usage error, not a traceback)."""
+    parser.exit(2, f"{parser.prog}: error: {message}\n")
+
+
 def game_rules(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, Any]:
     """The ``--rule`` keywords, checked against the game now so a typo is a clean usage error."""
-    from card_envs.games import game_class
-
     rules = dict(args.rule)
     try:
         game_class(args.game).from_rules(args.players, **rules)
     except ValueError as error:
-        parser.error(str(error))
+        fail(parser, str(error))
     return rules
+
+
+def lineup(text: str) -> list[str]:
+    """``"model:runs/a,rule,rule:vigilance=0.5"`` -> one spec per entry."""
+    return [spec.strip() for spec in text.split(",") if spec.strip()]

@@ -1,0 +1,28 @@
+"""The single-agent env with its opponents named by spec (the Gymnasium ids' entry point)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from agents.specs import PolicySpec, make_policies
+from card_envs.envs.single import CardGameEnv
+from card_envs.registry import game_class
+
+
+def make_env(
+    game: str = "uno",
+    num_players: int | None = None,
+    opponents: PolicySpec | Sequence[PolicySpec] = "rule",
+    opponent_knobs: dict[str, Any] | None = None,
+    **kwargs: Any,
+) -> CardGameEnv:
+    """:class:`CardGameEnv` with opponents given as specs (``"rule"``, ``"random"``, ``"model:PATH"``).
+
+    ``opponents`` is one spec for every other seat or a sequence with one per
+    other seat (specs and Policy objects mixed); ``opponent_knobs`` go to the
+    rule-based ones. Other keywords are those of :class:`CardGameEnv`.
+    """
+    table = game_class(game)(num_players)  # checks the game and the player count first
+    policies = make_policies(opponents, table.name, table.num_players, **(opponent_knobs or {}))
+    return CardGameEnv(game, num_players, opponents=policies, **kwargs)

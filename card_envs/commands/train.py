@@ -1,0 +1,130 @@
+"""Train a MaskablePPO agent against scripted opponents (or its past selves); report how it does.
+
+    python train.py                               # 4-player UNO vs three rule-based players, minutes
+    python train.py --game tock --timesteps 1000000 --out runs/tock
+    python train.py --opponents self,rule,rule    # a self-play pool in one seat, rule agents in two
+    python train.py --opponents rule:vigilance=0.5 --rule stacking=false
+
+The run directory (--out) holds the model, checkpoints, settings.json, evaluations.csv and
+TensorBoard logs. At the end the agent plays the evaluation games in a rotating seat
+against three rule-based players, next to a rule-based player in the same seat as the
+baseline. A thin shell over card_envs.training.train and card_envs.tournament.tournament.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from card_envs.commands.args import add_game_arguments, fail, game_rules, lineup
+
+if TYPE_CHECKING:
+    from card_envs.training import TrainSettings
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="train.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    add_game_arguments(parser)
+    parser.add_argument(
+        "--opponents",
+        type=lineup,
+        default=["rule"],
+        help="one spec for every other seat or one per seat, comma-separated: rule, rule:KNOB=VALUE,"
+        " random, model:PATH, self (default: rule)",
+    )
+    parser.add_argument("--timesteps", type=int, default=150_000, help="learner decisions (default: 150000)")
+    parser.add_argument("--envs", type=int, default=2, help="env worker processes (default: 2)")
+    parser.add_argument("--out", type=Path, default=None, help="run directory (default: runs/<game>-<N>p)")
+    parser.add_argument("--force", action="store_true", help="replace an existing run in --out")
+    parser.add_argument(
+        "--shaping", type=float, default=None, help="weight of the dense progress reward (default: per game)"
+    )
+    ppo = parser.add_argument_group("PPO")
+    ppo.add_argument("--n-steps", type=int, help="rollout steps per env and update")
+    ppo.add_argument("--batch-size", type=int)
+    ppo.add_argument("--epochs", type=int, dest="n_epochs")
+    ppo.add_argument("--lr", type=float, dest="learning_rate")
+    ppo.add_argument("--gamma", type=float)
+    ppo.add_argument("--ent-coef", type=float)
+    ppo.add_argument("--net-arch", type=lambda t: [int(x) for x in t.split(",")], help="e.g. 256,256")
+    runs = parser.add_argument_group("run")
+    runs.add_argument("--eval-every", type=int, default=50_000, help="steps between evaluations")
+    runs.add_argument("--eval-games", type=int, default=100, help="games per periodic evaluation")
+    runs.add_argument("--final-games", type=int, default=300, help="games of the final evaluation")
+    runs.add_argument("--checkpoint-every", type=int, default=50_000)
+    runs.add_argument("--snapshot-every", type=int, default=20_000, help="self-play: steps between snapshots")
+    runs.add_argument("--threads", type=int, default=1, help="torch threads per process (default: 1)")
+    runs.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="progress bar (default: only in a terminal; log lines otherwise)",
+    )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    rules = game_rules(parser, args)
+
+    from card_envs.training import DEFAULT_PPO, TrainSettings, train
+
+    ppo = {k: getattr(args, k) for k in DEFAULT_PPO if getattr(args, k, None) is not None}
+    settings = TrainSettings(
+        game=args.game,
+        num_players=args.players,
+        rules=rules,
+        opponents=args.opponents,
+        timesteps=args.timesteps,
+        envs=args.envs,
+        seed=args.seed,
+        reward_shaping=args.shaping,
+        ppo=ppo,
+        eval_every=args.eval_every,
+        eval_games=args.eval_games,
+        checkpoint_every=args.checkpoint_every,
+        snapshot_every=args.snapshot_every,
+        threads=args.threads,
+    )
+    out = args.out or Path("runs") / f"{args.game}-{args.players}p"
+    try:
+        settings.check()
+        if args.final_games < 1:
+            raise ValueError(f"final_games must be >= 1, got {args.final_games}")
+        if (out / "model.zip").exists() and not args.force:
+            raise ValueError(f"{out} already holds a trained model; pass --force to replace it")
+    except ValueError as error:
+        fail(parser, str(error))
+
+    print(f"Training MaskablePPO on {args.players}-player {args.game} against {','.join(settings.seats())}")
+    start = time.perf_counter()
+    model = train(settings, out, force=args.force, progress=args.progress)
+    seconds = time.perf_counter() - start
+    print(
+        f"Trained {model.num_timesteps:,} steps in {seconds:.0f} s ({model.num_timesteps / seconds:,.0f}/s);"
+        f" saved to {out}"
+    )
+    report(settings, out, args.final_games)
+
+
+def report(settings: TrainSettings, out: Path, games: int) -> None:
+    """The trained agent and, as the baseline, a rule-based player, each in the same rotating
+    seats against the same opponents and deals."""
+    from card_envs.tournament import tournament
+
+    others = settings.num_players - 1
+    for opponents in ("rule", "random"):
+        print(f"vs {others} {opponents} players, {games} games, seats rotated:")
+        for name, entry in (("trained agent", f"model:{out}"), ("rule-based player", "rule")):
+            lineup = [entry, *[opponents] * others]
+            a = tournament(settings.game, lineup, games, settings.rules, seed=settings.seed + 1).agents[0]
+            print(
+                f"  {name:<18} win rate {a.win_rate:.1%}, mean rank {a.mean_rank:.2f},"
+                f" mean reward {a.mean_reward:+.3f}"
+            )
+    print(f"(equal share: win rate {1 / settings.num_players:.0%}, mean reward 0; 95% intervals in brackets)")

@@ -1,0 +1,41 @@
+"""The one policy interface shared by scripted opponents, trained models, envs and tools.
+
+It lives at the bottom of the import graph so that the single-agent env can
+run opponents it is handed without importing the agents package above it.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+
+import numpy as np
+
+
+class Policy(ABC):
+    """Chooses an action from what a seat sees.
+
+    ``act`` receives the seat's observation vector, the int8 mask of legal
+    actions and the env's generator; all randomness must come from ``rng`` so
+    that a seeded env replays the same game.
+    """
+
+    @abstractmethod
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        """Return one action whose mask entry is 1."""
+
+    def new_game(self, rng: np.random.Generator) -> None:
+        """Called when a game is dealt (e.g. a self-play pool draws its opponent); default: nothing."""
+        return
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+class RandomAgent(Policy):
+    """Uniform over the legal actions; works for every game."""
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        legal = np.flatnonzero(action_mask)
+        if legal.size == 0:
+            raise ValueError("RandomAgent was asked to act with an empty action mask")
+        return int(legal[rng.integers(legal.size)])

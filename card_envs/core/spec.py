@@ -1,0 +1,81 @@
+"""GameSpec: the one place that names a game and everything derived from it.
+
+A game's package declares one spec (at the bottom of its ``__init__.py``,
+as OpenSpiel games register themselves); the registry, the PettingZoo module
+``card_envs.<name>_v<version>``, the Gymnasium id, the rule-based opponent,
+the shared tests and the benchmarks are all derived from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from card_envs.core.game import CardGame
+    from card_envs.core.policy import Policy
+
+
+def resolve(target: str | Any) -> Any:
+    """``"package.module:Name"`` -> the object (imported on first use); anything else unchanged."""
+    if not isinstance(target, str):
+        return target
+    module, sep, name = target.partition(":")
+    if not sep:
+        raise ValueError(f"expected 'module:Name', got {target!r}")
+    return getattr(import_module(module), name)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """The facts of one game that the layers above the engine need.
+
+    Args:
+        name: short name (``"uno"``), used in registries and ``state_dict()["game"]``.
+        title: the name in the Gymnasium id, ``card_envs/<title>-v<version>``.
+        engine: the :class:`CardGame` subclass, or ``"module:Class"`` to import it on first use.
+        rule_agent: the rule-based opponent (a Policy class taking ``num_players`` and
+            knobs, or ``"module:Class"``); None if the game has none.
+        rule_mixes: variant settings (besides the defaults) that shared tests and
+            benchmarks cover, e.g. ``({"stacking": False},)``.
+        random_knobs: rule-agent knobs that make it draw random numbers (the shared
+            tests check that every draw comes from the env's generator).
+        early_finish_rules: variant settings under which players can finish
+            before the game ends (None if they never do).
+        version: the env version in the PettingZoo and Gymnasium names.
+    """
+
+    name: str
+    title: str
+    engine: str | type[CardGame]
+    rule_agent: str | Callable[..., Policy] | None = None
+    rule_mixes: tuple[Mapping[str, Any], ...] = ()
+    random_knobs: Mapping[str, Any] = field(default_factory=dict)
+    early_finish_rules: Mapping[str, Any] | None = None
+    version: int = 0
+
+    @property
+    def aec_name(self) -> str:
+        """The PettingZoo module name, ``card_envs.<aec_name>``."""
+        return f"{self.name}_v{self.version}"
+
+    @property
+    def gym_id(self) -> str:
+        return f"card_envs/{self.title}-v{self.version}"
+
+    def engine_class(self) -> type[CardGame]:
+        cls: type[CardGame] = resolve(self.engine)
+        return cls
+
+    def rule_agent_factory(self) -> Callable[..., Policy]:
+        if self.rule_agent is None:
+            raise ValueError(f"game {self.name!r} has no rule-based agent")
+        factory: Callable[..., Policy] = resolve(self.rule_agent)
+        return factory
+
+    def player_counts(self) -> list[int]:
+        """The table sizes shared tests cover: the smallest, the default and the largest."""
+        cls = self.engine_class()
+        return sorted({cls.min_players, cls.default_players, cls.max_players})

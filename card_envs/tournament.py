@@ -1,0 +1,260 @@
+"""Tournaments: any line-up of agents at one table, seats rotated, games spread over processes.
+
+Every agent of the line-up sits in every seat equally often (game ``i``
+seats entry ``(seat + i) % N``), so no agent profits from playing first. Game
+``i`` is dealt and played with the generator ``default_rng([seed, i])``:
+the result depends on the seed alone, not on the number of worker processes.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from typing import Any
+
+import numpy as np
+
+from agents.specs import PolicySpec, make_policy, spec_label
+from card_envs.core.policy import Policy
+from card_envs.core.ranking import rank_rewards
+from card_envs.core.spec import GameSpec
+from card_envs.registry import game_class, game_spec, register
+from card_envs.stats import Estimate, League, mean_interval, wilson_interval
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game: which line-up entry sat in each seat, and how each seat ended."""
+
+    entries: list[int]
+    ranks: list[int]
+    rewards: list[float]
+    infos: list[dict[str, float]]
+    steps: int
+    truncated: bool
+
+
+@dataclass(frozen=True)
+class AgentStats:
+    """One line-up entry over the whole tournament."""
+
+    name: str
+    games: int
+    win_rate: Estimate
+    mean_rank: Estimate
+    mean_reward: Estimate
+    rating: float
+    rating_sigma: float
+    #: games played in each seat (equal, up to one, by the seat rotation)
+    seat_games: list[int] = field(default_factory=list)
+    #: game-specific figures from the engine's player_info, averaged over the games
+    figures: dict[str, float] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "games": self.games}
+        for key in ("win_rate", "mean_rank", "mean_reward"):
+            est: Estimate = getattr(self, key)
+            out[key] = {"value": est.value, "low": est.low, "high": est.high}
+        out |= {"rating": self.rating, "rating_sigma": self.rating_sigma, "seat_games": self.seat_games}
+        out["figures"] = self.figures
+        return out
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    game: str
+    num_players: int
+    rules: dict[str, Any]
+    seed: int
+    games: int
+    agents: list[AgentStats]
+    truncated: int
+    steps: int
+    seconds: float
+
+    def table(self) -> str:
+        """A terminal table: one row per agent, 95% intervals in brackets."""
+        head = (
+            f"{'agent':<28} {'games':>6}  {'win rate':<22} {'mean rank':<20}"
+            f" {'mean reward':<25} {'rating':>7}"
+        )
+        rows = [head, "-" * len(head)]
+        for a in self.agents:
+            rows.append(
+                f"{a.name[-28:]:<28} {a.games:>6}  {format(a.win_rate, '.1%'):<22}"
+                f" {format(a.mean_rank, '.2f'):<20} {format(a.mean_reward, '+.3f'):<25} {a.rating:>7.2f}"
+            )
+        keys = sorted({k for a in self.agents for k in a.figures})
+        if keys:
+            rows.append("mean at the end of a game: " + ", ".join(keys))
+            for a in self.agents:
+                values = "  ".join(f"{a.figures.get(k, 0.0):.2f}" for k in keys)
+                rows.append(f"  {a.name[-26:]:<26} {values}")
+        rows.append(
+            f"{self.games} games of {self.num_players}-player {self.game}, seats rotated;"
+            f" {self.truncated} truncated; {self.steps / max(self.seconds, 1e-9):,.0f} steps/s."
+            f" Rating: openskill mu - 3 sigma."
+        )
+        return "\n".join(rows)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "num_players": self.num_players,
+            "rules": self.rules,
+            "seed": self.seed,
+            "games": self.games,
+            "truncated": self.truncated,
+            "steps": self.steps,
+            "seconds": self.seconds,
+            "agents": [a.as_json() for a in self.agents],
+        }
+
+
+def play_game(
+    game: Any, policies: Sequence[Policy], rng: np.random.Generator, max_steps: int
+) -> tuple[list[int], int, bool]:
+    """Deal ``game`` with ``rng`` and play it out with one policy per seat: (ranks, steps, truncated)."""
+    game.reset(rng)
+    steps = 0
+    while not game.is_over and steps < max_steps:
+        seat = game.current_player
+        game.step(policies[seat].act(game.observe(seat), game.action_mask(), rng))
+        steps += 1
+    if game.is_over:
+        return game.final_ranks(), steps, False
+    return game.truncation_ranks(), steps, True
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    game: GameSpec  # the spec travels, so a worker knows games registered outside card_envs
+    num_players: int
+    rules: dict[str, Any]
+    lineup: list[PolicySpec]
+    seed: int
+    first: int
+    count: int
+    max_steps: int
+
+
+def _play_chunk(chunk: _Chunk) -> list[GameRecord]:
+    import torch
+
+    torch.set_num_threads(1)  # one thread per process: model policies run small networks
+    register(chunk.game)
+    game = chunk.game.engine_class().from_rules(chunk.num_players, **chunk.rules)
+    n = game.num_players
+    agents = [make_policy(spec, game.name, n) for spec in chunk.lineup]
+    records = []
+    for i in range(chunk.first, chunk.first + chunk.count):
+        entries = [(seat + i) % n for seat in range(n)]
+        rng = np.random.default_rng([chunk.seed, i])
+        ranks, steps, truncated = play_game(game, [agents[e] for e in entries], rng, chunk.max_steps)
+        infos = [game.player_info(seat) for seat in range(n)]
+        records.append(GameRecord(entries, ranks, rank_rewards(ranks), infos, steps, truncated))
+    return records
+
+
+def _names(lineup: Sequence[PolicySpec]) -> list[str]:
+    """A unique name per entry: ``rule``, ``rule (2)`` for a repeated one."""
+    names: list[str] = []
+    for spec in lineup:
+        label = spec_label(spec)
+        count = sum(1 for n in names if n == label or n.startswith(f"{label} ("))
+        names.append(label if count == 0 else f"{label} ({count + 1})")
+    return names
+
+
+def tournament(
+    game: str,
+    lineup: Sequence[PolicySpec],
+    games: int = 1000,
+    rules: dict[str, Any] | None = None,
+    seed: int = 0,
+    workers: int | None = None,
+    max_steps: int | None = None,
+) -> TournamentResult:
+    """Play ``games`` games with one line-up entry per seat and summarise each entry.
+
+    ``lineup`` holds one spec per seat (``"rule"``, ``"rule:vigilance=0.5"``,
+    ``"random"``, ``"model:PATH"`` or a Policy object); its length is the
+    player count. ``workers`` processes share the games (default: the CPUs).
+    """
+    rules = dict(rules or {})
+    n = len(lineup)
+    engine = game_class(game).from_rules(n, **rules)  # checks game, player count and rules now
+    for spec in lineup:
+        make_policy(spec, engine.name, n)  # and every agent spec, before any work starts
+    if games < 1:
+        raise ValueError(f"games must be >= 1, got {games}")
+    cap = max_steps or engine.default_max_steps
+    workers = max(1, min(workers or os.cpu_count() or 1, games))
+    size = -(-games // (workers * 4)) if workers > 1 else games
+    chunks = [
+        _Chunk(game_spec(engine.name), n, rules, list(lineup), seed, first, min(size, games - first), cap)
+        for first in range(0, games, size)
+    ]
+    start = time.perf_counter()
+    if workers == 1:
+        records = [r for chunk in chunks for r in _play_chunk(chunk)]
+    else:
+        with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
+            records = [r for part in pool.map(_play_chunk, chunks) for r in part]
+    seconds = time.perf_counter() - start
+    return summarise(engine.name, n, rules, seed, _names(lineup), records, seconds)
+
+
+def summarise(
+    game: str,
+    num_players: int,
+    rules: dict[str, Any],
+    seed: int,
+    names: list[str],
+    records: list[GameRecord],
+    seconds: float,
+) -> TournamentResult:
+    league = League()
+    per_entry: list[dict[str, list[Any]]] = [
+        {"ranks": [], "rewards": [], "infos": [], "seats": [0] * num_players} for _ in names
+    ]
+    for record in records:
+        league.record([names[e] for e in record.entries], record.ranks)
+        for seat, entry in enumerate(record.entries):
+            per_entry[entry]["seats"][seat] += 1
+            per_entry[entry]["ranks"].append(record.ranks[seat])
+            per_entry[entry]["rewards"].append(record.rewards[seat])
+            per_entry[entry]["infos"].append(record.infos[seat])
+    agents = []
+    for name, data in zip(names, per_entry, strict=True):
+        ranks = data["ranks"]
+        keys = sorted({k for info in data["infos"] for k in info})
+        figures = {k: float(np.mean([info.get(k, 0.0) for info in data["infos"]])) for k in keys}
+        agents.append(
+            AgentStats(
+                name=name,
+                games=len(ranks),
+                win_rate=wilson_interval(sum(r == 1 for r in ranks), len(ranks)),
+                mean_rank=mean_interval(ranks),
+                mean_reward=mean_interval(data["rewards"]),
+                rating=league.ordinal(name),
+                rating_sigma=league.sigma(name),
+                seat_games=data["seats"],
+                figures=figures,
+            )
+        )
+    return TournamentResult(
+        game=game,
+        num_players=num_players,
+        rules=rules,
+        seed=seed,
+        games=len(records),
+        agents=agents,
+        truncated=sum(r.truncated for r in records),
+        steps=sum(r.steps for r in records),
+        seconds=seconds,
+    )

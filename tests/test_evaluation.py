@@ -1,0 +1,85 @@
+"""Tournaments and their statistics: intervals and ratings against hand-computed values,
+seat rotation, reproducibility and bad line-ups."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from card_envs.stats import League, mean_interval, wilson_interval
+from card_envs.tournament import tournament
+
+
+def test_wilson_interval_matches_the_formula():
+    # p = 7/20, z = 1.96: centre (p + z²/2n) / (1 + z²/n), half z sqrt(p(1-p)/n + z²/4n²) / (1 + z²/n)
+    z, n, p = 1.959964, 20, 0.35
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    estimate = wilson_interval(7, 20)
+    assert estimate.value == 0.35
+    assert (estimate.low, estimate.high) == pytest.approx((centre - half, centre + half), abs=1e-6)
+    assert wilson_interval(0, 10).low == 0.0 and wilson_interval(10, 10).high == 1.0
+    assert (wilson_interval(0, 0).low, wilson_interval(0, 0).high) == (0.0, 1.0)
+
+
+def test_mean_interval_is_students_t():
+    estimate = mean_interval([1, 2, 3, 4])  # sd 1.2910, sem 0.6455, t(0.975, 3) = 3.1824
+    assert estimate.value == 2.5
+    assert (estimate.low, estimate.high) == pytest.approx((2.5 - 2.0543, 2.5 + 2.0543), abs=1e-3)
+    assert mean_interval([0.5, 0.5]).low == mean_interval([0.5, 0.5]).high == 0.5
+
+
+def test_openskill_rating_update_of_one_two_player_game():
+    # Plackett-Luce (Weng & Lin): sigma² grows by tau² = (25/300)² first; c² = sum(sigma² + beta²);
+    # the winner gains sigma²/c * (1 - P(win)) with P(win) = 1/2 for equal ratings.
+    league = League()
+    league.record(["a", "b"], [1, 2])
+    sigma2 = (25 / 3) ** 2 + (25 / 300) ** 2
+    c = math.sqrt(2 * (sigma2 + (25 / 6) ** 2))
+    assert league.mu("a") == pytest.approx(25 + sigma2 / c / 2, abs=1e-6)
+    assert league.mu("b") == pytest.approx(25 - sigma2 / c / 2, abs=1e-6)
+    assert league.sigma("a") < 25 / 3
+    with pytest.raises(ValueError, match="one seat"):
+        league.record(["a", "a"], [1, 2])
+
+
+def test_every_agent_sits_in_every_seat_equally_often():
+    result = tournament("climb", ["rule", "random", "rule:mistake_rate=0.5"], games=12, seed=3, workers=1)
+    assert [a.seat_games for a in result.agents] == [[4, 4, 4]] * 3
+    assert [a.name for a in result.agents] == ["rule", "random", "rule:mistake_rate=0.5"]
+    assert sum(a.win_rate.value for a in result.agents) >= 1.0  # a winner each game (ties share rank 1)
+
+
+def test_same_seed_same_result_whatever_the_workers():
+    lineup = ["rule", "random", "random"]
+    one = tournament("climb", lineup, games=30, seed=7, workers=1)
+    two = tournament("climb", lineup, games=30, seed=7, workers=2)
+    other = tournament("climb", lineup, games=30, seed=8, workers=1)
+    assert [a.as_json() for a in one.agents] == [a.as_json() for a in two.agents]
+    assert [a.as_json() for a in one.agents] != [a.as_json() for a in other.agents]
+    assert "rule" in one.table() and one.agents[1].name == "random" and one.agents[2].name == "random (2)"
+
+
+def test_the_rule_agent_beats_random_players_and_reports_game_figures():
+    result = tournament("tock", ["rule", "random", "random", "random"], games=8, seed=0, workers=1)
+    rule = result.agents[0]
+    assert rule.mean_reward.low > 0
+    assert {"knocks_correct", "knocks_false", "caught", "rule_breaks"} <= set(rule.figures)
+
+
+@pytest.mark.parametrize(
+    ("game", "lineup", "games", "message"),
+    [
+        ("uno", ["rule"], 10, "num_players"),
+        ("uno", ["rule", "genius"], 10, "unknown policy spec"),
+        ("uno", ["rule", "random:x=1"], 10, "only 'rule' takes knobs"),
+        ("uno", ["rule", "rule:no_such_knob=1"], 10, "unknown knob"),
+        ("uno", ["rule", "random"], 0, "games must be"),
+        ("chess", ["rule", "random"], 10, "unknown game"),
+    ],
+)
+def test_bad_line_ups_are_refused_before_any_game(game, lineup, games, message):
+    with pytest.raises(ValueError, match=message):
+        tournament(game, lineup, games=games, workers=1)

@@ -48,6 +48,12 @@ def parse_knobs(text: str) -> dict[str, Any]:
     return knobs
 
 
+def rule_spec(knobs: dict[str, Any]) -> str:
+    """The spec of a rule-based agent with ``knobs``: ``{"vigilance": 0.5}`` -> ``"rule:vigilance=0.5"``."""
+    items = [f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in knobs.items()]
+    return ":".join(["rule", *items])
+
+
 def spec_label(spec: PolicySpec) -> str:
     """How a spec is named in tables and reports (a model by its run directory or file name)."""
     if not isinstance(spec, str):

@@ -91,7 +91,8 @@ class EvaluationLog(BaseCallback):
         return True
 
     def _on_training_end(self) -> None:
-        if self.last_step != self.num_timesteps:
+        """A last row, unless the last evaluation was less than half an interval ago."""
+        if self.count == 0 or self.num_timesteps - self.last_step >= self.settings.eval_every // 2:
             self.evaluate()
 
     def evaluate(self) -> None:

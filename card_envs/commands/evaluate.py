@@ -14,6 +14,7 @@ over card_envs.tournament.tournament and card_envs.report.write_report.
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 
 from card_envs.commands.args import add_game_arguments, fail, game_rules, lineup
@@ -42,6 +43,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: the CPUs)")
     parser.add_argument("--out", type=Path, help="write results.json, report.md and PNG plots here")
     return parser
+
+
+def report_progress(done: int, games: int) -> None:
+    """A line on stderr each time another tenth of the games is done."""
+    step = max(1, games // 10)
+    if done == games or done // step != (done - 1) // step:
+        print(f"  {done}/{games} games", file=sys.stderr, flush=True)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -79,7 +87,15 @@ def main(argv: list[str] | None = None) -> None:
     results = []
     for entries in lineups:
         try:
-            result = tournament(args.game, entries, args.games, rules, seed=args.seed, workers=args.workers)
+            result = tournament(
+                args.game,
+                entries,
+                args.games,
+                rules,
+                seed=args.seed,
+                workers=args.workers,
+                progress=report_progress,
+            )
         except ValueError as error:
             fail(parser, str(error))
         print(result.table(), end="\n\n", flush=True)

@@ -38,7 +38,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--timesteps", type=int, default=150_000, help="learner decisions (default: 150000)")
     parser.add_argument("--envs", type=int, default=2, help="env worker processes (default: 2)")
-    parser.add_argument("--out", type=Path, default=None, help="run directory (default: runs/<game>-<N>p)")
+    parser.add_argument(
+        "--out", type=Path, default=None, help="run directory (default: the first free runs/<game>-<N>p[-K])"
+    )
     parser.add_argument("--force", action="store_true", help="replace an existing run in --out")
     parser.add_argument(
         "--shaping", type=float, default=None, help="weight of the dense progress reward (default: per game)"
@@ -91,7 +93,7 @@ def main(argv: list[str] | None = None) -> None:
         snapshot_every=args.snapshot_every,
         threads=args.threads,
     )
-    out = args.out or Path("runs") / f"{args.game}-{args.players}p"
+    out = args.out or free_run_dir(Path("runs") / f"{args.game}-{args.players}p")
     try:
         settings.check()
         if args.final_games < 1:
@@ -112,15 +114,25 @@ def main(argv: list[str] | None = None) -> None:
     report(settings, out, args.final_games)
 
 
+def free_run_dir(base: Path) -> Path:
+    """``base``, or ``base-2``, ``base-3``... : the first that holds no run, so no run is overwritten."""
+    candidate, k = base, 1
+    while (candidate / "settings.json").exists():
+        k += 1
+        candidate = base.with_name(f"{base.name}-{k}")
+    return candidate
+
+
 def report(settings: TrainSettings, out: Path, games: int) -> None:
     """The trained agent and, as the baseline, a rule-based player, each in the same rotating
     seats against the same opponents and deals."""
     from card_envs.tournament import tournament
 
     others = settings.num_players - 1
-    for opponents in ("rule", "random"):
+    agent, baseline = ("trained agent", f"model:{out}"), ("rule-based player", "rule")
+    for opponents, players in (("rule", (agent, baseline)), ("random", (agent,))):
         print(f"vs {others} {opponents} players, {games} games, seats rotated:")
-        for name, entry in (("trained agent", f"model:{out}"), ("rule-based player", "rule")):
+        for name, entry in players:
             lineup = [entry, *[opponents] * others]
             a = tournament(settings.game, lineup, games, settings.rules, seed=settings.seed + 1).agents[0]
             print(

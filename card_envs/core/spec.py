@@ -44,6 +44,9 @@ class GameSpec:
             tests check that every draw comes from the env's generator).
         early_finish_rules: variant settings under which players can finish
             before the game ends (None if they never do).
+        knob_mix: rule-agent knob settings other than the defaults, one per opponent
+            seat of the learning benchmark's "other knobs" line-up (agents must
+            also do well against players they were not trained against).
         version: the env version in the PettingZoo and Gymnasium names.
     """
 
@@ -54,6 +57,7 @@ class GameSpec:
     rule_mixes: tuple[Mapping[str, Any], ...] = ()
     random_knobs: Mapping[str, Any] = field(default_factory=dict)
     early_finish_rules: Mapping[str, Any] | None = None
+    knob_mix: tuple[Mapping[str, Any], ...] = ()
     version: int = 0
 
     @property

@@ -11,6 +11,11 @@ SPEC = register(
         rule_agent="agents.chipit_rules:ChipItRuleAgent",
         rule_mixes=({"play_to_end": True},),
         random_knobs={"mistake_rate": 0.3},
+        knob_mix=(
+            {"max_chips": 6, "prefer_sets": False},
+            {"max_chips": 1, "return_points": 1},
+            {"mistake_rate": 0.1},
+        ),
         early_finish_rules={"play_to_end": True},
     )
 )

@@ -11,6 +11,11 @@ SPEC = register(
         rule_agent="agents.tock_rules:TockRuleAgent",
         rule_mixes=({"opponent_choice": "nearest"}, {"allow_violations": False}),
         random_knobs={"vigilance": 0.5},
+        knob_mix=(
+            {"vigilance": 1.0, "false_knock_rate": 0.0, "cheat_rate": 0.0},
+            {"vigilance": 0.5, "cheat_rate": 0.2, "target": "nearest"},
+            {"false_knock_rate": 0.1, "target": "most_cards"},
+        ),
         early_finish_rules={},
     )
 )

@@ -19,5 +19,10 @@ SPEC = register(
             },
         ),
         random_knobs={"forget_call": 0.5},
+        knob_mix=(
+            {"forget_call": 0.0, "catch_rate": 1.0},
+            {"forget_call": 0.3, "challenge_rate": 0.6},
+            {"catch_rate": 0.5, "challenge_rate": 0.0},
+        ),
     )
 )

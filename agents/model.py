@@ -11,6 +11,7 @@ import torch
 
 from agents.base import Policy
 from card_envs.core.game import CardGame
+from card_envs.envs.single import with_mask
 
 #: the file of a run directory that holds the model (see card_envs.training)
 MODEL_FILE = "model.zip"
@@ -33,7 +34,12 @@ def run_settings(path: str | Path) -> dict[str, Any] | None:
 
 
 def masked_probabilities(network: Any, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
-    """The action probabilities of an SB3 MaskableActorCriticPolicy, illegal actions at 0."""
+    """The action probabilities of an SB3 MaskableActorCriticPolicy, illegal actions at 0.
+
+    A network trained with ``mask_in_observation`` gets the mask appended, as in training.
+    """
+    if network.observation_space.shape[0] == observation.size + action_mask.size:
+        observation = with_mask(observation, action_mask)
     obs, _ = network.obs_to_tensor(observation)
     with torch.no_grad():
         dist = network.get_distribution(obs, action_masks=action_mask.astype(bool)[None])
@@ -74,7 +80,8 @@ class ModelPolicy(Policy):
         """Refuse, in one sentence naming both, a table the model was not trained for."""
         obs_size = int(np.prod(self.model.observation_space.shape or ()))
         actions = int(getattr(self.model.action_space, "n", 0))
-        if (obs_size, actions) == (game.observation_size, game.num_actions):
+        sizes = (game.observation_size, game.observation_size + actions)  # without, with the mask
+        if actions == game.num_actions and obs_size in sizes:
             return
         trained = f"observations of {obs_size} floats and {actions} actions"
         if self.settings:

@@ -69,6 +69,7 @@ class TrainSettings:
     envs: int = 2
     seed: int = 0
     reward_shaping: float | None = None  # None: the game's default
+    mask_in_observation: bool | None = None  # None: the game's default
     ppo: dict[str, Any] = field(default_factory=dict)  # changes to DEFAULT_PPO
     eval_every: int = 50_000
     eval_games: int = 100
@@ -106,6 +107,11 @@ class TrainSettings:
             return self.reward_shaping
         return float(GAME_DEFAULTS.get(self.game, {}).get("reward_shaping", 0.0))
 
+    def mask_observed(self) -> bool:
+        if self.mask_in_observation is not None:
+            return self.mask_in_observation
+        return bool(GAME_DEFAULTS.get(self.game, {}).get("mask_in_observation", False))
+
     def ppo_settings(self) -> dict[str, Any]:
         game = {k: v for k, v in GAME_DEFAULTS.get(self.game, {}).items() if k in DEFAULT_PPO}
         return {**DEFAULT_PPO, **game, **self.ppo}
@@ -115,6 +121,7 @@ class TrainSettings:
             "game": self.game,
             "num_players": self.num_players,
             "reward_shaping": self.shaping(),
+            "mask_in_observation": self.mask_observed(),
             **self.rules,
         }
 
@@ -123,6 +130,7 @@ class TrainSettings:
         return {
             **asdict(self),
             "reward_shaping": self.shaping(),
+            "mask_in_observation": self.mask_observed(),
             "ppo": self.ppo_settings(),
             "observation_size": engine.observation_size,
             "num_actions": engine.num_actions,

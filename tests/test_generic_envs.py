@@ -326,3 +326,13 @@ def test_reward_shaping_pays_the_lead_gained_and_keeps_the_true_rank_reward(game
     assert totals[1] - totals[0] == pytest.approx(0.5 * (_lead(shaped) - start_lead))
     with pytest.raises(ValueError, match="reward_shaping"):
         make_env(game, reward_shaping=-1)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_mask_in_observation_appends_the_legal_moves(game):
+    env = make_env(game, opponents="random", mask_in_observation=True)
+    obs, info = env.reset(seed=2)
+    size = env.game.observation_size
+    assert env.observation_space.shape == (size + env.game.num_actions,)
+    assert np.array_equal(obs[:size], env.game.observe(env.learner))
+    assert np.array_equal(obs[size:], info["action_mask"]) and env.observation_space.contains(obs)

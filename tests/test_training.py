@@ -79,6 +79,22 @@ def test_self_play_pool_plays_its_snapshots_with_the_env_generator():
     assert len(picks) == 1 and mask[picks.pop()]
 
 
+def test_a_model_trained_with_the_mask_in_its_observation_gets_it_when_it_plays():
+    settings = TrainSettings(
+        game="tock", num_players=3, timesteps=64, envs=1, ppo=TINY_PPO, mask_in_observation=True, **FAST_RUN
+    )
+    model = train_model(settings, None, progress=False)
+    policy = make_policy(ModelPolicy(model), "tock", 3)
+    from card_envs.games.tock.engine import TockGame
+
+    game = TockGame(3)
+    game.reset(seed=1)
+    ModelPolicy(model).check_table(game)
+    for _ in range(20):
+        action = policy.act(game.observe(game.current_player), game.action_mask(), np.random.default_rng(0))
+        game.step(action)  # legal, with the engine's plain observation
+
+
 def test_vec_env_exposes_action_masks_through_subprocesses():
     vec = make_vec_env({"game": "uno", "num_players": 3}, n_envs=2)
     try:

@@ -45,6 +45,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--shaping", type=float, default=None, help="weight of the dense progress reward (default: per game)"
     )
+    parser.add_argument(
+        "--mask-in-observation",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="append the legal-action mask to the observation (default: per game)",
+    )
     ppo = parser.add_argument_group("PPO")
     ppo.add_argument("--n-steps", type=int, help="rollout steps per env and update")
     ppo.add_argument("--batch-size", type=int)
@@ -86,6 +92,7 @@ def main(argv: list[str] | None = None) -> None:
         envs=args.envs,
         seed=args.seed,
         reward_shaping=args.shaping,
+        mask_in_observation=args.mask_in_observation,
         ppo=ppo,
         eval_every=args.eval_every,
         eval_games=args.eval_games,

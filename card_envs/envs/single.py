@@ -9,7 +9,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from card_envs.core.checks import check_choice, check_float
+from card_envs.core.checks import check_bool, check_choice, check_float
 from card_envs.core.game import CardGame, IllegalActionError
 from card_envs.core.policy import Policy, RandomAgent
 from card_envs.core.ranking import rank_rewards
@@ -18,6 +18,11 @@ from card_envs.registry import game_class
 
 #: a deal in which the learner never gets to decide is dealt again, at most this often
 MAX_REDEALS = 100
+
+
+def with_mask(observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+    """The observation with the legal-action mask appended (``mask_in_observation``)."""
+    return np.concatenate([observation, action_mask.astype(np.float32)])
 
 
 class CardGameEnv(gymnasium.Env):
@@ -55,6 +60,9 @@ class CardGameEnv(gymnasium.Env):
             is its progress minus the mean of the others'. The sum over a game
             is ``w`` times the lead gained (a potential-based, zero-sum signal);
             0 (default) pays the rank reward alone.
+        mask_in_observation: append the legal-action mask to the observation
+            vector (0/1 floats after the game's fields): MaskablePPO masks the
+            policy's output but never shows the network which moves are legal.
         render_mode: None, ``"ansi"`` or ``"human"``.
         **rules: the game's variant keywords.
     """
@@ -70,6 +78,7 @@ class CardGameEnv(gymnasium.Env):
         illegal_action: str = "raise",
         max_steps: int | None = None,
         reward_shaping: float = 0.0,
+        mask_in_observation: bool = False,
         render_mode: str | None = None,
         **rules: Any,
     ) -> None:
@@ -86,8 +95,13 @@ class CardGameEnv(gymnasium.Env):
         self.max_steps = check_max_steps(max_steps, self.game)
         self.reward_shaping = check_float("reward_shaping", reward_shaping, 0.0, 100.0)
         self._lead = 0.0
+        self.mask_in_observation = check_bool("mask_in_observation", mask_in_observation)
         layout = self.game.observation_layout
-        self.observation_space = spaces.Box(layout.low, layout.high, dtype=np.float32)
+        low, high = layout.low, layout.high
+        if self.mask_in_observation:
+            low = np.concatenate([low, np.zeros(self.game.num_actions, np.float32)])
+            high = np.concatenate([high, np.ones(self.game.num_actions, np.float32)])
+        self.observation_space = spaces.Box(low, high, dtype=np.float32)
         self.action_space = spaces.Discrete(self.game.num_actions)
         self.learner = 0
         self.num_steps = 0
@@ -214,7 +228,10 @@ class CardGameEnv(gymnasium.Env):
         return mine - sum(progress) / len(progress)
 
     def _observation(self) -> np.ndarray:
-        return self.game.observe(self.learner)
+        observation = self.game.observe(self.learner)
+        if self.mask_in_observation:
+            return with_mask(observation, self.action_masks())
+        return observation
 
     def _info(self) -> dict[str, Any]:
         info: dict[str, Any] = dict(self.game.player_info(self.learner))

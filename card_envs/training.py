@@ -45,9 +45,9 @@ DEFAULT_PPO: dict[str, Any] = {
     "ent_coef": 0.01,
     "net_arch": [256, 256],
 }
-#: per-game changes to DEFAULT_PPO and the default reward shaping. Measured (4 players, vs three
-#: rule-based players, 200k steps): without shaping Tock ends at -0.89 and Chip It at -1.00;
-#: with shaping 1.0 Tock reaches +0.23 (100 games) and Chip It beats random players (+0.84).
+#: per-game changes to DEFAULT_PPO and the default reward shaping (measurements: docs/learning.md).
+#: Against three rule-based players without shaping Tock ends at -0.89 and Chip It at -1.00; with
+#: shaping 1.0 Tock reaches +0.216 after 350k steps and Chip It at least beats random players.
 GAME_DEFAULTS: dict[str, dict[str, Any]] = {
     "tock": {"reward_shaping": 1.0},
     "chipit": {"reward_shaping": 1.0},

@@ -7,19 +7,8 @@ import numpy as np
 from agents.base import Policy, check_probability
 from card_envs.core.checks import check_choice, check_int
 from card_envs.games.chipit import encoding as E
-from card_envs.games.chipit.cards import COST, IMPOSSIBLE, MAX_VALUE, NUM_TYPES, TOTAL_CHIPS
-from card_envs.games.chipit.moves import affordable_costs, completion_cost, hand_copies
-
-
-def cheapest_costs(hand: list[int], k: int) -> np.ndarray:
-    """Per value T (0..MAX_VALUE): fewest chip points for ``k`` cards of ``hand`` to show T."""
-    copies = hand_copies(hand)
-    if len(copies) < k or k < 1:
-        return np.full(MAX_VALUE + 1, IMPOSSIBLE, dtype=np.int64)
-    sub = COST[copies]
-    if k == 1:
-        return sub.min(axis=0).astype(np.int64)
-    return np.partition(sub, k - 1, axis=0)[:k].sum(axis=0, dtype=np.int64)
+from card_envs.games.chipit.cards import COST, IMPOSSIBLE, NUM_TYPES, TOTAL_CHIPS
+from card_envs.games.chipit.moves import affordable_costs, cheapest_costs, completion_cost
 
 
 class ChipItRuleAgent(Policy):

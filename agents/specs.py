@@ -3,7 +3,9 @@
 * ``"random"``: uniform over the legal actions;
 * ``"rule"``, ``"rule:vigilance=0.5:target=random"``: the game's rule-based agent, with knobs;
 * ``"model:PATH"``: a trained model (a run directory or a ``.zip``), refused with one
-  clear sentence on a table it was not trained for;
+  clear sentence on a table it was not trained for; it samples from its distribution;
+* ``"greedy:PATH"``: the same model always playing its most probable legal action
+  (how the learning results are measured: docs/learning.md);
 * ``"self"``: a self-play pool of the learner's snapshots (filled by the trainer).
 """
 
@@ -58,14 +60,15 @@ def spec_label(spec: PolicySpec) -> str:
     """How a spec is named in tables and reports (a model by its run directory or file name)."""
     if not isinstance(spec, str):
         return repr(spec)
-    if spec.startswith("model:"):
-        return f"model:{Path(spec.removeprefix('model:')).name}"
+    kind, _, path = spec.partition(":")
+    if kind in ("model", "greedy"):
+        return f"{kind}:{Path(path).name}"
     return spec
 
 
 def make_policy(spec: PolicySpec, game: str, num_players: int, **knobs: Any) -> Policy:
-    """Build a policy from a spec: ``"random"``, ``"rule"``, ``"rule:KNOB=V:..."``, ``"model:PATH"``
-    or a Policy (returned as it is).
+    """Build a policy from a spec: ``"random"``, ``"rule"``, ``"rule:KNOB=V:..."``, ``"model:PATH"``,
+    ``"greedy:PATH"`` or a Policy (returned as it is).
 
     ``knobs`` go to the rule-based agent (e.g. ``vigilance=0.5``), after those in the spec.
     """
@@ -73,10 +76,11 @@ def make_policy(spec: PolicySpec, game: str, num_players: int, **knobs: Any) -> 
         return spec
     if not isinstance(spec, str):
         raise ValueError(f"a policy spec must be a string or a Policy, got {spec!r}")
-    if spec.startswith("model:"):
+    kind, _, path = spec.partition(":")
+    if kind in ("model", "greedy"):
         from agents.model import ModelPolicy
 
-        model = ModelPolicy(spec.removeprefix("model:"))
+        model = ModelPolicy(path, deterministic=kind == "greedy")
         model.check_table(game_class(game)(num_players))
         return model
     if spec == "self":
@@ -99,7 +103,7 @@ def make_policy(spec: PolicySpec, game: str, num_players: int, **knobs: Any) -> 
         return cls(num_players=num_players, **knobs)  # type: ignore[call-arg]
     raise ValueError(
         f"unknown policy spec {spec!r};"
-        " use 'random', 'rule[:KNOB=VALUE...]', 'model:PATH', 'self' or a Policy"
+        " use 'random', 'rule[:KNOB=VALUE...]', 'model:PATH', 'greedy:PATH', 'self' or a Policy"
     )
 
 

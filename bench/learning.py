@@ -64,7 +64,7 @@ def bench_game(game: str, args: argparse.Namespace, runs: Path) -> dict[str, Any
     out["train_rule"] = train_run(plain, runs / f"{game}-rule")
     print(f"== {game}: training with self-play ({args.steps:,} steps)", flush=True)
     out["train_self"] = train_run(selfplay, runs / f"{game}-self")
-    agent = f"model:{runs / f'{game}-rule'}"
+    agent = f"greedy:{runs / f'{game}-rule'}"
     results: dict[str, TournamentResult] = {}
     for name, entries in lineups(game, agent).items():
         for who, first in (("agent", agent), ("baseline", "rule")):
@@ -72,7 +72,7 @@ def bench_game(game: str, args: argparse.Namespace, runs: Path) -> dict[str, Any
             results[f"{who} vs {name}"] = tournament(
                 game, [first, *entries[1:]], args.eval_games, seed=args.seed + 1
             )
-    league = [agent, f"model:{runs / f'{game}-self'}", "rule", "rule"]
+    league = [agent, f"greedy:{runs / f'{game}-self'}", "rule", "rule"]
     print(f"== {game}: league ({args.eval_games} games)", flush=True)
     results["league"] = tournament(game, league, args.eval_games, seed=args.seed + 2)
     out["results"] = {k: r.as_json() for k, r in results.items()}

@@ -59,8 +59,10 @@ class ProgressLines(BaseCallback):
 
 
 class EvaluationLog(BaseCallback):
-    """Every ``eval_every`` steps (and at the end): the model in a rotating seat against the
-    rule-based players at their default knobs, one row of ``evaluations.csv`` each."""
+    """Every ``eval_every`` steps (and at the end): the model, playing its most probable
+    legal action, in a rotating seat against the rule-based players at their default knobs,
+    one row of ``evaluations.csv`` each. A run that starts by imitating a teacher gets a row
+    at step 0 too: where PPO started from."""
 
     COLUMNS = (
         "steps",
@@ -83,6 +85,8 @@ class EvaluationLog(BaseCallback):
     def _on_training_start(self) -> None:
         with self.path.open("w", newline="") as file:
             csv.writer(file).writerow(self.COLUMNS)
+        if self.settings.imitated():
+            self.evaluate()
 
     def _on_step(self) -> bool:
         if self.num_timesteps >= self.next_eval:
@@ -97,7 +101,7 @@ class EvaluationLog(BaseCallback):
 
     def evaluate(self) -> None:
         s = self.settings
-        lineup: list[Any] = [ModelPolicy(self.model), *["rule"] * (s.num_players - 1)]
+        lineup: list[Any] = [ModelPolicy(self.model, deterministic=True), *["rule"] * (s.num_players - 1)]
         result = tournament(
             s.game, lineup, s.eval_games, s.rules, seed=s.seed + 10_000 + self.count, workers=1
         )

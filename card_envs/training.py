@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import platform
 import shutil
 import sys
@@ -32,7 +33,10 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
 from agents.envs import make_env
 from agents.model import MODEL_FILE, SETTINGS_FILE
+from agents.networks import ScaledObservation
+from agents.specs import make_policy
 from card_envs.callbacks import EvaluationLog, ProgressLines, SelfPlaySnapshots
+from card_envs.imitation import collect, imitate
 from card_envs.registry import game_class
 
 #: PPO settings of every run unless the settings override them
@@ -45,12 +49,14 @@ DEFAULT_PPO: dict[str, Any] = {
     "ent_coef": 0.01,
     "net_arch": [256, 256],
 }
-#: per-game changes to DEFAULT_PPO and the default reward shaping (measurements: docs/learning.md).
-#: Against three rule-based players without shaping Tock ends at -0.89 and Chip It at -1.00; with
-#: shaping 1.0 Tock reaches +0.216 after 350k steps and Chip It at least beats random players.
+#: per-game changes to DEFAULT_PPO, the default reward shaping and the teacher imitated before PPO
+#: (card_envs.imitation); the measurements behind them are in docs/learning.md. The teachers are
+#: rule-based players without lapses: they never forget a call, never cheat, and knock or catch
+#: whenever they may.
 GAME_DEFAULTS: dict[str, dict[str, Any]] = {
-    "tock": {"reward_shaping": 1.0},
-    "chipit": {"reward_shaping": 1.0},
+    "tock": {"reward_shaping": 1.0, "teacher": "rule:vigilance=1.0:false_knock_rate=0.0:cheat_rate=0.0"},
+    "chipit": {"reward_shaping": 1.0, "teacher": "rule"},
+    "uno": {"teacher": "rule:forget_call=0.0:catch_rate=1.0"},
 }
 PACKAGES = ("card-envs", "gymnasium", "pettingzoo", "numpy", "torch", "stable-baselines3", "sb3-contrib")
 
@@ -76,10 +82,26 @@ class TrainSettings:
     checkpoint_every: int = 50_000
     snapshot_every: int = 20_000
     threads: int = 1
+    #: a policy spec the network imitates before PPO starts (card_envs.imitation); None: the
+    #: game's default ("" for none)
+    teacher: str | None = None
+    imitation_steps: int = 100_000  # teacher decisions to imitate
+    imitation_epochs: int = 8
+    #: divide each observation entry by its declared bound inside the network (agents.networks)
+    scale_observations: bool = True
 
     def check(self) -> None:
         """Raise ValueError with one sentence for the first nonsense setting, before any work."""
-        for name in ("timesteps", "envs", "eval_every", "eval_games", "checkpoint_every", "snapshot_every"):
+        for name in (
+            "timesteps",
+            "envs",
+            "eval_every",
+            "eval_games",
+            "checkpoint_every",
+            "snapshot_every",
+            "imitation_steps",
+            "imitation_epochs",
+        ):
             value = getattr(self, name)
             if isinstance(value, bool) or not isinstance(value, int) or value < 1:
                 raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
@@ -97,6 +119,14 @@ class TrainSettings:
                 f"opponents needs 1 spec or {n_other} (one per other seat), got {self.opponents}"
             )
         make_env(**self.env_kwargs(), opponents=[s if s != "self" else "random" for s in self.seats()])
+        if self.imitated():
+            make_policy(self.imitated(), self.game, engine.num_players)
+
+    def imitated(self) -> str:
+        """The teacher's spec, or "" for no imitation."""
+        if self.teacher is not None:
+            return self.teacher
+        return str(GAME_DEFAULTS.get(self.game, {}).get("teacher", ""))
 
     def seats(self) -> list[str]:
         """One opponent spec per other seat."""
@@ -131,6 +161,7 @@ class TrainSettings:
             **asdict(self),
             "reward_shaping": self.shaping(),
             "mask_in_observation": self.mask_observed(),
+            "teacher": self.imitated(),
             "ppo": self.ppo_settings(),
             "observation_size": engine.observation_size,
             "num_actions": engine.num_actions,
@@ -200,7 +231,9 @@ def train(
     if run_dir is not None:
         (run_dir / SETTINGS_FILE).write_text(json.dumps(settings.as_json(), indent=2) + "\n")
     ppo = settings.ppo_settings()
-    net_arch = ppo.pop("net_arch")
+    policy_kwargs: dict[str, Any] = {"net_arch": ppo.pop("net_arch")}
+    if settings.scale_observations:
+        policy_kwargs["features_extractor_class"] = ScaledObservation
     env_kwargs = {**settings.env_kwargs(), "opponents": settings.seats()}
     vec_env = make_vec_env(env_kwargs, settings.envs, settings.seed, settings.threads)
     tensorboard = None
@@ -214,9 +247,11 @@ def train(
             device="cpu",
             verbose=0,
             tensorboard_log=tensorboard,
-            policy_kwargs={"net_arch": net_arch},
+            policy_kwargs=policy_kwargs,
             **ppo,
         )
+        if settings.imitated():
+            warm_start(model, settings, env_kwargs, run_dir)
         bar = sys.stdout.isatty() if progress is None else progress
         callbacks: list[BaseCallback] = [ProgressLines(settings.timesteps, quiet=bar)]
         if "self" in settings.seats():
@@ -231,6 +266,38 @@ def train(
     if run_dir is not None:
         model.save(run_dir / MODEL_FILE)
     return model
+
+
+def warm_start(
+    model: MaskablePPO, settings: TrainSettings, env_kwargs: dict[str, Any], run_dir: Path | None
+) -> None:
+    """Fit the network to the teacher's play (card_envs.imitation) before PPO; self-play seats
+    are played by the teacher too while its games are collected."""
+    teacher = settings.imitated()
+    seats = [teacher if spec == "self" else spec for spec in env_kwargs["opponents"]]
+    print(f"imitating {teacher}: {settings.imitation_steps:,} decisions", flush=True)
+    demos = collect(
+        {**env_kwargs, "opponents": seats},
+        teacher,
+        settings.imitation_steps,
+        model.gamma,
+        settings.seed,
+        settings.envs,
+    )
+    threads = torch.get_num_threads()
+    torch.set_num_threads(os.cpu_count() or 1)  # nothing else runs while the network imitates
+    try:
+        result = imitate(model.policy, demos, epochs=settings.imitation_epochs, seed=settings.seed)
+    finally:
+        torch.set_num_threads(threads)
+    print(
+        f"imitated {result.decisions:,} decisions of {result.teacher_games} games"
+        f" (teacher's rank reward {result.teacher_rank_reward:+.3f}):"
+        f" held-out accuracy {result.accuracy:.1%}",
+        flush=True,
+    )
+    if run_dir is not None:
+        (run_dir / "imitation.json").write_text(json.dumps(asdict(result), indent=2) + "\n")
 
 
 def _has_tensorboard() -> bool:

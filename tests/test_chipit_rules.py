@@ -312,6 +312,8 @@ def test_pass_returns_zero_one_or_two_points_never_more_than_held(held, returns)
     state = game.state_dict()
     assert state["chips"][1] == held - returns[-1] and state["supply"] == supply + returns[-1]
     assert state["passes"] == 1 and state["last_play"]["seat"] == 0  # passing leaves the round open
+    figures = [game.player_info(p)["chips_returned"] for p in range(3)]
+    assert state["returned"] == [0, returns[-1], 0] == figures
     with pytest.raises(IllegalActionError):
         game_from(**answer_state([FILLER, ["G3"], FILLER], chips=[3, held, 3])).step(pass_(returns[-1] + 1))
 

@@ -16,7 +16,7 @@ from card_envs.training import TrainSettings, make_vec_env
 from card_envs.training import train as train_model
 
 TINY_PPO = {"n_steps": 64, "batch_size": 64, "n_epochs": 1, "net_arch": [32]}
-FAST_RUN = {"eval_every": 128, "eval_games": 2, "checkpoint_every": 128}
+FAST_RUN = {"eval_every": 128, "eval_games": 2, "checkpoint_every": 128, "teacher": ""}
 
 
 def test_a_run_directory_holds_model_settings_checkpoints_and_evaluations(tmp_path):
@@ -166,6 +166,7 @@ def test_train_cli_refuses_nonsense_with_one_line_and_exit_code_2(tmp_path, caps
 def test_train_and_evaluate_cli(tmp_path, capsys):
     out = tmp_path / "run"
     args = ["--timesteps", "64", "--envs", "1", "--n-steps", "64", "--batch-size", "64", "--net-arch", "16"]
+    args += ["--imitation-steps", "100"]  # the game's default teacher, briefly
     args += [
         "--eval-every",
         "64",
@@ -197,7 +198,7 @@ def test_train_and_evaluate_cli(tmp_path, capsys):
         ]
     )
     text = capsys.readouterr().out
-    assert "model:" in text and "random (3)" in text
+    assert "greedy:" in text and "random (3)" in text
     assert (tmp_path / "rep" / "results.json").exists() and (tmp_path / "rep" / "report.md").exists()
     with pytest.raises(SystemExit) as exit_info:
         evaluate.main(["--model", str(out), "--game", "tock", "--games", "2", "--workers", "1"])

@@ -1,13 +1,14 @@
 """Evaluate agents in tournaments: win rates, ranks and rewards with 95% intervals, and ratings.
 
     python evaluate.py --model runs/uno                      # vs three rule-based, then three random players
-    python evaluate.py --agents model:runs/uno,rule,rule,random --games 2000
+    python evaluate.py --agents greedy:runs/uno,rule,rule,random --games 2000
     python evaluate.py --game tock --agents rule,rule:vigilance=0.5,random,random --out reports/tock
     python evaluate.py --policy rule --opponents random
 
 Seats rotate so that every agent sits in every seat equally often; games are spread over
 worker processes and the result depends on --seed alone. --model takes a run directory
-(its game, table and rules come from its settings.json) or a saved .zip. A thin shell
+(its game, table and rules come from its settings.json) or a saved .zip, and plays its most
+probable legal action (greedy:PATH; --sample: model:PATH, drawn from its distribution). A thin shell
 over card_envs.tournament.tournament and card_envs.report.write_report.
 """
 
@@ -30,6 +31,9 @@ def build_parser() -> argparse.ArgumentParser:
     who.add_argument("--model", type=Path, help="a run directory or a saved model, against --opponents")
     who.add_argument(
         "--policy", help="a scripted agent spec (rule, rule:KNOB=V, random), against --opponents"
+    )
+    parser.add_argument(
+        "--sample", action="store_true", help="with --model: sample actions instead of the most probable"
     )
     parser.add_argument(
         "--opponents",
@@ -76,7 +80,7 @@ def main(argv: list[str] | None = None) -> None:
         lineups = [args.agents]
     else:
         args.players = args.players or 4
-        first = f"model:{args.model}" if args.model else args.policy
+        first = f"{'model' if args.sample else 'greedy'}:{args.model}" if args.model else args.policy
         lineups = [[first, *[kind] * (args.players - 1)] for kind in args.opponents]
     rules = game_rules(parser, args)
     if args.games < 1:

@@ -51,6 +51,16 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="append the legal-action mask to the observation (default: per game)",
     )
+    parser.add_argument(
+        "--teacher",
+        default=None,
+        help="a policy spec the network imitates before PPO, e.g. rule:vigilance=1.0, or none"
+        " (default: per game, see docs/learning.md)",
+    )
+    parser.add_argument(
+        "--imitation-steps", type=int, default=100_000, help="teacher decisions to imitate (default: 100000)"
+    )
+    parser.add_argument("--imitation-epochs", type=int, default=8, help="passes over them (default: 8)")
     ppo = parser.add_argument_group("PPO")
     ppo.add_argument("--n-steps", type=int, help="rollout steps per env and update")
     ppo.add_argument("--batch-size", type=int)
@@ -99,6 +109,9 @@ def main(argv: list[str] | None = None) -> None:
         checkpoint_every=args.checkpoint_every,
         snapshot_every=args.snapshot_every,
         threads=args.threads,
+        teacher="" if args.teacher == "none" else args.teacher,
+        imitation_steps=args.imitation_steps,
+        imitation_epochs=args.imitation_epochs,
     )
     out = args.out or free_run_dir(Path("runs") / f"{args.game}-{args.players}p")
     try:
@@ -136,7 +149,7 @@ def report(settings: TrainSettings, out: Path, games: int) -> None:
     from card_envs.tournament import tournament
 
     others = settings.num_players - 1
-    agent, baseline = ("trained agent", f"model:{out}"), ("rule-based player", "rule")
+    agent, baseline = ("trained agent", f"greedy:{out}"), ("rule-based player", "rule")
     for opponents, players in (("rule", (agent, baseline)), ("random", (agent,))):
         print(f"vs {others} {opponents} players, {games} games, seats rotated:")
         for name, entry in players:

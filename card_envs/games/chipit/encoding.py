@@ -29,13 +29,17 @@ VALUE = PASS + MAX_RETURN + 1  # VALUE + (T - 2): common value T = 2..129 (every
 HIGH_START = MAX_GREEN_VALUE + 1  # 130: values above this are built in two steps
 BLOCK = 10
 NUM_BLOCKS = (MAX_VALUE - HIGH_START) // BLOCK + 1  # 107 blocks: 130..139, ..., 1190..1199
-HIGH = VALUE + (MAX_GREEN_VALUE - MIN_VALUE + 1)  # HIGH + j: the value lies in 130+10j .. 139+10j
+NUM_DIRECT_VALUES = MAX_GREEN_VALUE - MIN_VALUE + 1  # 128 values chosen by one action
+HIGH = VALUE + NUM_DIRECT_VALUES  # HIGH + j: the value lies in 130+10j .. 139+10j
 UNITS = HIGH + NUM_BLOCKS  # UNITS + b: the value is the block's lowest value + b (b = 0..9)
 CARD = UNITS + BLOCK  # CARD + t: add one card of type t to the play being built
 DONE = CARD + NUM_TYPES  # lead the cards chosen so far
 NUM_ACTIONS = DONE + 1  # 279
 
 PHASES = ("lead", "answer", "units", "cards", "over")
+
+#: ``play_costs`` entry of a value the hand cannot show: more points than the game holds
+NO_PLAY = TOTAL_CHIPS + 1
 
 
 def block_low(j: int) -> int:
@@ -88,5 +92,19 @@ def observation_layout(num_players: int) -> ObservationLayout:
             Field("build_cards", NUM_TYPES, 2, "cards chosen so far for the play being built, per type"),
             Field("build_chips", 1, TOTAL_CHIPS, "chip points the chosen cards need"),
             Field("build_needed", 1, MAX_HAND, "cards still to choose for an answer (0 when leading)"),
+            Field(
+                "free_cards",
+                NUM_DIRECT_VALUES,
+                MAX_HAND,
+                f"per value T = {MIN_VALUE}..{MAX_GREEN_VALUE}: own cards that show T without chips",
+            ),
+            Field(
+                "play_costs",
+                NUM_DIRECT_VALUES,
+                NO_PLAY,
+                f"per value T = {MIN_VALUE}..{MAX_GREEN_VALUE}: fewest chip points a play at T needs"
+                f" from own cards (as many as the combination to beat, one when leading);"
+                f" {NO_PLAY} if the hand cannot show T (the supply is not checked)",
+            ),
         ]
     )

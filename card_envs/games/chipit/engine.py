@@ -39,7 +39,7 @@ from card_envs.games.chipit.cards import (
     START_CHIPS,
     TOTAL_CHIPS,
 )
-from card_envs.games.chipit.moves import card_options, feasible_values
+from card_envs.games.chipit.moves import card_options, cheapest_costs, feasible_values
 from card_envs.games.chipit.state import Build, LastPlay, Shown, Table
 
 _PHASE_INDEX = {name: i for i, name in enumerate(E.PHASES)}
@@ -100,6 +100,7 @@ class ChipItGame(CardGame):
             "hand_cards": float(tb.hand_sizes[player]),
             "chips": float(tb.held[player]),
             "display_chips": float(tb.display_chips(player)),
+            "chips_returned": float(tb.returned[player]),
             "finished": float(tb.is_finished[player]),
         }
 
@@ -191,6 +192,7 @@ class ChipItGame(CardGame):
         tb = self.table
         tb.held[p] -= returned
         tb.supply += returned
+        tb.returned[p] += returned
         tb.passes += 1
         if tb.hand_sizes[p] == 0 and tb.held[p] == 0:  # the own display was cleared at turn start
             self._finish(p)
@@ -295,7 +297,17 @@ class ChipItGame(CardGame):
             v["build_chips"][0] = b.chips
             if last is not None:
                 v["build_needed"][0] = last.count - len(b.cards)
+        self._observe_values(v, tb.hands[player], last.count if last is not None else 1)
         return obs
+
+    @staticmethod
+    def _observe_values(v: dict[str, np.ndarray], hand: list[int], k: int) -> None:
+        """The value features: what each directly chosen value T would cost this hand, so the
+        network need not work out the chip arithmetic of 30 card types itself."""
+        direct = slice(E.MIN_VALUE, MAX_GREEN_VALUE + 1)
+        costs = cheapest_costs(hand, k, MAX_GREEN_VALUE)[direct]
+        v["play_costs"][:] = np.minimum(costs, E.NO_PLAY)
+        v["free_cards"][:] = np.asarray(hand, np.float32) @ (COST[:, direct] == 0)
 
     # ----------------------------------------------------------------- state
     def _state_fields(self) -> dict[str, Any]:

@@ -12,12 +12,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from card_envs.games.chipit.cards import COST, MAX_VALUE, NUM_TYPES, card_cost, card_value
+from card_envs.games.chipit.cards import COST, IMPOSSIBLE, MAX_VALUE, NUM_TYPES, card_cost, card_value
 
 
 def hand_copies(hand: list[int]) -> list[int]:
     """Card types of a hand, one entry per card."""
     return [t for t in range(NUM_TYPES) for _ in range(hand[t])]
+
+
+def cheapest_costs(hand: list[int], k: int, top: int = MAX_VALUE) -> np.ndarray:
+    """Per value T (0..``top``): fewest chip points for ``k`` cards of ``hand`` to show T."""
+    copies = hand_copies(hand)
+    if len(copies) < k or k < 1:
+        return np.full(top + 1, IMPOSSIBLE, dtype=np.int64)
+    sub = COST[copies, : top + 1]
+    if k == 1:
+        return sub.min(axis=0).astype(np.int64)
+    return np.partition(sub, k - 1, axis=0)[:k].sum(axis=0, dtype=np.int64)
 
 
 def feasible_values(hand: list[int], k: int, lo: int, supply: int) -> np.ndarray:

@@ -105,6 +105,7 @@ class Table:
     current: int = 0  # the seat that decides now
     build: Build | None = None
     ranks: list[int] | None = None  # set when the game is over
+    returned: list[int] = field(default_factory=list)  # chip points each seat gave back by passing
 
     @classmethod
     def empty(cls, num_players: int) -> Table:
@@ -116,6 +117,7 @@ class Table:
             supply=TOTAL_CHIPS,
             display=[[] for _ in range(n)],
             is_finished=[False] * n,
+            returned=[0] * n,
         )
 
     @property
@@ -270,6 +272,7 @@ def to_dict(table: Table) -> dict[str, Any]:
         "out": [CODES[t] for t in table.out],
         "finished": list(table.finished),
         "ranks": None if table.ranks is None else list(table.ranks),
+        "returned": list(table.returned),
         "building": None
         if b is None
         else {"value": b.value, "block": b.block, "cards": [CODES[t] for t in b.cards]},
@@ -326,6 +329,10 @@ def from_dict(num_players: int, state: dict[str, Any]) -> Table:
         for p, c in enumerate(check_per_seat("chips", _key(state, "chips"), n))
     ]
     table.supply = check_int("supply", _key(state, "supply"), 0, TOTAL_CHIPS)
+    table.returned = [  # a statistic (older states lack it); points cycle, so no upper bound but ints
+        check_int(f"returned[{p}]", r, 0, 10**9)
+        for p, r in enumerate(check_per_seat("returned", state.get("returned", [0] * n), n))
+    ]
     for p, shown in enumerate(check_per_seat("display", _key(state, "display"), n)):
         entries = [
             _dict(f"display[{p}][{i}]", e, ("card", "chips"))

@@ -1,0 +1,82 @@
+"""The warm start by imitation and the observation scaling of the trained networks."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+import torch
+from sb3_contrib import MaskablePPO
+
+from agents import make_policy
+from agents.envs import make_env
+from agents.networks import ScaledObservation
+from card_envs.imitation import collect, discounted, imitate
+from card_envs.training import TrainSettings
+from card_envs.training import train as train_model
+
+TOCK = {"game": "tock", "num_players": 3, "opponents": "rule"}
+
+
+def test_discounted_returns_run_backwards_from_the_end():
+    assert discounted([0.0, 0.0, 1.0], 0.5) == [0.25, 0.5, 1.0]
+    assert discounted([1.0, -1.0], 1.0) == [0.0, -1.0]
+
+
+def test_the_teachers_games_are_reproducible_and_whole():
+    first = collect(TOCK, "rule", 300, 0.99, seed=4)
+    again = collect(TOCK, "rule", 300, 0.99, seed=4)
+    for name in ("observations", "masks", "actions", "returns", "rank_rewards"):
+        np.testing.assert_array_equal(getattr(first, name), getattr(again, name))
+    assert len(first) >= 300 and len(first.rank_rewards) >= 1
+    assert first.masks[np.arange(len(first)), first.actions].all()  # the teacher only plays legal moves
+    # whole games: with gamma 1 and no shaping, the return of each game's first decision is its rank reward
+    flat = collect(TOCK, "rule", 1, 1.0, seed=4)
+    assert flat.returns[0] == pytest.approx(flat.rank_rewards[0])
+
+
+def test_imitation_makes_the_network_pick_the_teachers_moves():
+    env = make_env(**TOCK)
+    model = MaskablePPO("MlpPolicy", env, seed=0, device="cpu", policy_kwargs={"net_arch": [64]})
+    demos = collect(TOCK, "rule:cheat_rate=0.0:false_knock_rate=0.0", 3000, 0.99, seed=1)
+    untrained = imitate(model.policy, demos, epochs=0, seed=0).accuracy
+    result = imitate(model.policy, demos, epochs=6, seed=0)
+    assert result.accuracy > 0.95 and result.accuracy > untrained + 0.2
+    assert result.decisions == len(demos) and result.teacher_games == len(demos.rank_rewards)
+
+
+def test_scaled_observation_divides_by_the_declared_bounds():
+    env = make_env(game="chipit", num_players=4)
+    extractor = ScaledObservation(env.observation_space)
+    obs, _ = env.reset(seed=0)
+    features = extractor(torch.as_tensor(obs[None]))[0].numpy()
+    np.testing.assert_allclose(features, obs / env.observation_space.high, rtol=1e-6)
+    assert features.max() <= 1.0 and features.shape == obs.shape
+
+
+def test_a_run_with_a_teacher_starts_from_it_and_says_so(tmp_path):
+    settings = TrainSettings(
+        game="tock",
+        num_players=3,
+        timesteps=64,
+        envs=1,
+        teacher="rule:cheat_rate=0.0",
+        imitation_steps=400,
+        imitation_epochs=2,
+        ppo={"n_steps": 64, "batch_size": 64, "n_epochs": 1, "net_arch": [32]},
+        eval_every=64,
+        eval_games=2,
+    )
+    train_model(settings, tmp_path / "run", progress=False)
+    saved = json.loads((tmp_path / "run" / "imitation.json").read_text())
+    assert saved["decisions"] >= 400 and 0 <= saved["accuracy"] <= 1
+    rows = (tmp_path / "run" / "evaluations.csv").read_text().splitlines()
+    assert rows[1].startswith("0,")  # the imitated network is evaluated before PPO changes it
+    assert json.loads((tmp_path / "run" / "settings.json").read_text())["teacher"] == "rule:cheat_rate=0.0"
+
+
+def test_a_bad_teacher_is_refused_before_any_work():
+    with pytest.raises(ValueError, match="nonsense"):
+        TrainSettings(game="tock", teacher="rule:nonsense=1").check()
+    assert make_policy("rule:cheat_rate=0.0", "tock", 3)  # the spec form the teacher takes

@@ -1,22 +1,29 @@
 """Learning benchmark: train agents per game with a fixed seed, evaluate honestly, write docs/results.md.
 
     python bench/learning.py                      # every game, the full budget (hours on 2 cores)
-    python bench/learning.py --game tock --steps 600000 --eval-games 2000
+    python bench/learning.py --game chipit --minutes 25 --baseline-games 1000
     python bench/learning.py --quick              # a smoke run of the whole pipeline (minutes)
 
 Per game: a MaskablePPO agent trained against three rule-based players at their default
-knobs, and a self-play agent (one self-play seat, two rule-based ones); each trained for
---steps (chosen to fit 30 minutes on 2 cores). Then, in 4-player games with seats rotated, the
-rule-trained agent against three rule-based players, three random players and rule-based
-players with other knobs (the game spec's knob_mix), each next to a rule-based player in
-the same seats as the baseline; and a head-to-head league of both agents with two
-rule-based players. Every figure is the true rank reward with 95% intervals.
+knobs, and a self-play agent (one self-play seat, two rule-based ones); each trained with the
+game's defaults (card_envs.training.GAME_DEFAULTS: a teacher to imitate first, then PPO) for
+--minutes of wall time (imitation included) or --steps, whichever ends first. Then, in
+4-player games with seats rotated, the rule-trained agent (playing its most probable legal
+action) against three rule-based players, three random players and rule-based players with
+other knobs (the game spec's knob_mix), each next to a rule-based player in the same seats
+as the baseline; and a head-to-head league of both agents with two rule-based players.
+Every figure is the true rank reward with 95% intervals.
+
+Each game's numbers go to docs/results/<game>.json as soon as that game is done, and
+docs/results.md is rewritten from every game's file there, so games can be run one at a
+time (a game run again replaces its own numbers only).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 import time
 from dataclasses import replace
 from pathlib import Path
@@ -45,89 +52,141 @@ def train_run(settings: TrainSettings, out: Path) -> dict[str, Any]:
     start = time.perf_counter()
     model = train(settings, out, force=True, progress=False)
     seconds = time.perf_counter() - start
-    return {"steps": model.num_timesteps, "seconds": seconds, "steps_per_s": model.num_timesteps / seconds}
+    imitation = out / "imitation.json"
+    return {
+        "steps": model.num_timesteps,
+        "seconds": seconds,
+        "steps_per_s": model.num_timesteps / seconds,
+        "teacher": settings.imitated(),
+        "imitation": json.loads(imitation.read_text()) if imitation.exists() else None,
+        "command": command_line(settings),
+    }
 
 
-def bench_game(game: str, args: argparse.Namespace, runs: Path) -> dict[str, Any]:
+def command_line(settings: TrainSettings) -> str:
+    """The train.py command that repeats a run (the bench's own settings spelled out)."""
+    return (
+        f"python train.py --game {settings.game} --players {settings.num_players}"
+        f" --opponents {','.join(settings.opponents)} --timesteps {settings.timesteps}"
+        f" --max-minutes {settings.max_minutes:g} --seed {settings.seed}"
+        f" --eval-every {settings.eval_every} --eval-games {settings.eval_games}"
+    )
+
+
+def bench_game(game: str, args: argparse.Namespace, runs: Path, out_dir: Path) -> dict[str, Any]:
+    """Train both agents of ``game`` into ``runs``, evaluate them; plots go to ``out_dir``."""
     base = TrainSettings(
         game=game,
         num_players=PLAYERS,
         timesteps=args.steps,
+        max_minutes=args.minutes,
         seed=args.seed,
-        eval_every=max(1, args.steps // 8),
+        eval_every=args.eval_every,
         eval_games=args.curve_games,
+        imitation_steps=args.imitation_steps,
     )
-    plain = base
     selfplay = replace(base, opponents=["self", "rule", "rule"])
-    out: dict[str, Any] = {"game": game, "settings": plain.as_json()}
-    print(f"== {game}: training against rule-based players ({args.steps:,} steps)", flush=True)
-    out["train_rule"] = train_run(plain, runs / f"{game}-rule")
-    print(f"== {game}: training with self-play ({args.steps:,} steps)", flush=True)
+    out: dict[str, Any] = {"game": game, "bench": " ".join(args.argv), "settings": base.as_json()}
+    budget = f"{args.minutes:g} minutes or {args.steps:,} steps"
+    print(f"== {game}: training against rule-based players ({budget})", flush=True)
+    out["train_rule"] = train_run(base, runs / f"{game}-rule")
+    print(f"== {game}: training with self-play ({budget})", flush=True)
     out["train_self"] = train_run(selfplay, runs / f"{game}-self")
     agent = f"greedy:{runs / f'{game}-rule'}"
     results: dict[str, TournamentResult] = {}
     for name, entries in lineups(game, agent).items():
-        for who, first in (("agent", agent), ("baseline", "rule")):
-            print(f"== {game}: {who} vs {name} ({args.eval_games} games)", flush=True)
-            results[f"{who} vs {name}"] = tournament(
-                game, [first, *entries[1:]], args.eval_games, seed=args.seed + 1
-            )
+        players = [("agent", agent, args.eval_games), ("baseline", "rule", args.baseline_games)]
+        if name == "rule" and base.imitated() not in ("", "rule"):  # "rule" is the baseline already
+            players.append(("teacher", base.imitated(), args.baseline_games))
+        for who, first, games in players:
+            print(f"== {game}: {who} vs {name} ({games} games)", flush=True)
+            results[f"{who} vs {name}"] = tournament(game, [first, *entries[1:]], games, seed=args.seed + 1)
     league = [agent, f"greedy:{runs / f'{game}-self'}", "rule", "rule"]
     print(f"== {game}: league ({args.eval_games} games)", flush=True)
     results["league"] = tournament(game, league, args.eval_games, seed=args.seed + 2)
     out["results"] = {k: r.as_json() for k, r in results.items()}
     plot_win_rates(
         [results["agent vs rule"], results["agent vs other knobs"], results["league"]],
-        runs / f"{game}-win_rates.png",
+        out_dir / f"{game}-win_rates.png",
     )
-    plot_learning_curve(runs / f"{game}-rule" / "evaluations.csv", runs / f"{game}-curve.png")
+    plot_learning_curve(runs / f"{game}-rule" / "evaluations.csv", out_dir / f"{game}-curve.png")
     return out
 
 
-def row(result: dict[str, Any]) -> str:
-    a = result["agents"][0]
-    fmt = lambda e, s: f"{e['value']:{s}} ({e['low']:{s}}..{e['high']:{s}})"  # noqa: E731
-    return f"{fmt(a['win_rate'], '.1%')} | {fmt(a['mean_reward'], '+.3f')} | {fmt(a['mean_rank'], '.2f')}"
+def interval(estimate: dict[str, Any], fmt: str) -> str:
+    return f"{estimate['value']:{fmt}} ({estimate['low']:{fmt}}..{estimate['high']:{fmt}})"
 
 
-def write_results(all_results: list[dict[str, Any]], args: argparse.Namespace, path: Path) -> None:
+def row(agent: dict[str, Any]) -> str:
+    return " | ".join(
+        [
+            f"{agent['games']:,}",
+            interval(agent["win_rate"], ".1%"),
+            interval(agent["mean_reward"], "+.3f"),
+            interval(agent["mean_rank"], ".2f"),
+        ]
+    )
+
+
+def game_section(game: dict[str, Any]) -> list[str]:
+    name = game["game"]
+    lines = [
+        f"## {name}",
+        "",
+        f"`python bench/learning.py {game['bench']}`".replace(" `", "`"),
+        "",
+        "| training | teacher (held-out accuracy) | PPO steps | minutes | PPO steps/s | command |",
+        "|---|---|---|---|---|---|",
+    ]
+    for key in ("train_rule", "train_self"):
+        t = game[key]
+        imitation = t.get("imitation")
+        teacher = f"`{t['teacher']}` ({imitation['accuracy']:.1%})" if imitation else "none"
+        lines.append(
+            f"| {key.removeprefix('train_')} | {teacher} | {t['steps']:,} | {t['seconds'] / 60:.1f}"
+            f" | {t['steps_per_s']:,.0f} | `{t['command']}` |"
+        )
+    lines += [
+        "",
+        "| line-up | who | games | win rate | mean reward | mean rank |",
+        "|---|---|---|---|---|---|",
+    ]
+    for key, result in game["results"].items():
+        if key != "league":
+            who, _, opponents = key.partition(" vs ")
+            lines.append(f"| vs 3 {opponents} | {who} | {row(result['agents'][0])} |")
+    lines += [
+        "",
+        "League (rule-trained agent, self-play agent, two rule-based players):",
+        "",
+        "| agent | games | win rate | mean reward | mean rank | rating |",
+        "|---|---|---|---|---|---|",
+    ]
+    for a in game["results"]["league"]["agents"]:
+        lines.append(f"| `{a['name']}` | {row(a)} | {a['rating']:.2f} |")
+    lines += ["", f"![win rates]({name}-win_rates.png) ![learning curve]({name}-curve.png)", ""]
+    return lines
+
+
+def write_results(results_dir: Path, path: Path) -> None:
+    """``path`` from every game's JSON in ``results_dir``, in the registry's order."""
+    games = [json.loads(f.read_text()) for f in sorted(results_dir.glob("*.json"))]
+    order = list(game_specs())
+    games.sort(key=lambda g: order.index(g["game"]) if g["game"] in order else len(order))
     lines = [
         "# Learning results",
         "",
-        "Produced by `python bench/learning.py "
-        + " ".join(args.argv)
-        + "` on 2 CPU cores; every figure is the true rank reward"
-        " (1 for the winner, -1 for the last) with its 95% interval, in 4-player games with"
-        " seats rotated, against the rule-based players at their default knobs unless said.",
+        "Produced by `bench/learning.py` on 2 CPU cores (the command of each game is given with it).",
+        "Every figure is the true rank reward (1 for the winner, -1 for the last; 0 is the equal",
+        "share) or the win rate, with its 95% interval, in 4-player games with seats rotated.",
+        "Opponents are the rule-based players at their default knobs unless the line-up says",
+        "otherwise. The trained agents play their most probable legal action (`greedy:RUN`).",
+        "`baseline` is a rule-based player at its default knobs in the agent's seats, `teacher`",
+        "the scripted player the agent imitated before PPO (docs/learning.md).",
         "",
     ]
-    for game in all_results:
-        name = game["game"]
-        lines += [f"## {name}", "", "| training | steps | minutes | steps/s |", "|---|---|---|---|"]
-        for key in ("train_rule", "train_self"):
-            t = game[key]
-            minutes = t["seconds"] / 60
-            lines.append(
-                f"| {key.removeprefix('train_')} | {t['steps']:,} | {minutes:.1f} | {t['steps_per_s']:,.0f} |"
-            )
-        lines += ["", "| line-up | who | win rate | mean reward | mean rank |", "|---|---|---|---|---|"]
-        for key, result in game["results"].items():
-            if key != "league":
-                who, _, opponents = key.partition(" vs ")
-                lines.append(f"| vs 3 {opponents} | {who} | {row(result)} |")
-        lines += [
-            "",
-            "League (rule-trained agent, self-play agent, two rule-based players):",
-            "",
-            "| agent | win rate | mean reward | rating |",
-            "|---|---|---|---|",
-        ]
-        for a in game["results"]["league"]["agents"]:
-            lines.append(
-                f"| `{a['name']}` | {a['win_rate']['value']:.1%} | {a['mean_reward']['value']:+.3f}"
-                f" ({a['mean_reward']['low']:+.3f}..{a['mean_reward']['high']:+.3f}) | {a['rating']:.2f} |"
-            )
-        lines += ["", f"![win rates]({name}-win_rates.png) ![learning curve]({name}-curve.png)", ""]
+    for game in games:
+        lines += game_section(game)
     path.write_text("\n".join(lines) + "\n")
 
 
@@ -138,27 +197,37 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--game", action="append", choices=sorted(game_specs()), help="default: the built-in games"
     )
-    parser.add_argument(
-        "--steps", type=int, default=600_000, help="training steps per agent (default: 600000)"
-    )
-    parser.add_argument("--eval-games", type=int, default=2000)
-    parser.add_argument("--curve-games", type=int, default=100, help="games per point of the learning curve")
+    parser.add_argument("--minutes", type=float, default=30.0, help="wall time per agent (default: 30)")
+    parser.add_argument("--steps", type=int, default=5_000_000, help="PPO steps per agent at most")
+    parser.add_argument("--eval-games", type=int, default=2000, help="games per line-up of the agent")
+    parser.add_argument("--baseline-games", type=int, default=2000, help="games per baseline line-up")
+    parser.add_argument("--eval-every", type=int, default=50_000, help="steps between learning-curve points")
+    parser.add_argument("--curve-games", type=int, default=200, help="games per point of the learning curve")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--out", type=Path, default=ROOT / "docs" / "results")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="numbers and plots (default: docs/results; --quick: runs/bench-quick); models go to runs/bench",
+    )
     parser.add_argument(
         "--quick", action="store_true", help="tiny budgets: checks the pipeline, not learning"
     )
     args = parser.parse_args(argv)
-    args.argv = argv if argv is not None else __import__("sys").argv[1:]
+    args.argv = argv if argv is not None else sys.argv[1:]
+    args.imitation_steps = None  # the game's default
     if args.quick:
-        args.steps, args.eval_games, args.curve_games = 2_048, 8, 4
-    games = args.game or ["uno", "tock", "chipit"]
-    args.out.mkdir(parents=True, exist_ok=True)
-    results = [bench_game(game, args, args.out) for game in games]
-    (args.out / "results.json").write_text(json.dumps(results, indent=2) + "\n")
-    target = args.out.parent / "results.md" if not args.quick else args.out / "results.md"
-    write_results(results, args, target)
-    print(f"wrote {target}")
+        args.minutes, args.steps, args.eval_every, args.imitation_steps = 5.0, 2_048, 1_024, 500
+        args.eval_games = args.baseline_games = args.curve_games = 8
+    out = args.out or (ROOT / "runs" / "bench-quick" if args.quick else ROOT / "docs" / "results")
+    runs = ROOT / "runs" / ("bench-quick" if args.quick else "bench")  # models stay out of docs/
+    out.mkdir(parents=True, exist_ok=True)
+    for game in args.game or list(game_specs()):
+        result = bench_game(game, args, runs, out)
+        (out / f"{game}.json").write_text(json.dumps(result, indent=2) + "\n")
+        target = out.parent / "results.md" if out == ROOT / "docs" / "results" else out / "results.md"
+        write_results(out, target)
+        print(f"wrote {target}", flush=True)
 
 
 if __name__ == "__main__":

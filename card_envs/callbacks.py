@@ -58,6 +58,18 @@ class ProgressLines(BaseCallback):
         return text
 
 
+class TimeLimit(BaseCallback):
+    """Ends training at a wall-clock deadline (``time.perf_counter()`` seconds): a run
+    budgeted in minutes rather than steps, as the learning benchmark is."""
+
+    def __init__(self, deadline: float) -> None:
+        super().__init__()
+        self.deadline = deadline
+
+    def _on_step(self) -> bool:
+        return time.perf_counter() < self.deadline
+
+
 class EvaluationLog(BaseCallback):
     """Every ``eval_every`` steps (and at the end): the model, playing its most probable
     legal action, in a rotating seat against the rule-based players at their default knobs,

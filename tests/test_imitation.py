@@ -80,3 +80,16 @@ def test_a_bad_teacher_is_refused_before_any_work():
     with pytest.raises(ValueError, match="nonsense"):
         TrainSettings(game="tock", teacher="rule:nonsense=1").check()
     assert make_policy("rule:cheat_rate=0.0", "tock", 3)  # the spec form the teacher takes
+
+
+def test_a_time_limit_ends_training_early():
+    settings = TrainSettings(
+        game="uno",
+        num_players=2,
+        timesteps=1_000_000,
+        envs=1,
+        teacher="",
+        max_minutes=0.001,
+        ppo={"n_steps": 64, "batch_size": 64, "n_epochs": 1, "net_arch": [16]},
+    )
+    assert train_model(settings, None, progress=False).num_timesteps < 1_000

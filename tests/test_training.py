@@ -135,6 +135,8 @@ def test_model_policy_is_deterministic_given_rng_legal_and_refuses_another_table
         ({"opponents": ["genius"]}, "unknown policy spec"),
         ({"ppo": {"n_stepz": 3}}, "unknown PPO setting"),
         ({"num_players": 11}, "num_players"),
+        ({"max_minutes": 0}, "max_minutes must be"),
+        ({"imitation_steps": 0}, "imitation_steps must be"),
     ],
 )
 def test_nonsense_settings_are_refused_before_any_work(change, message):

@@ -37,6 +37,9 @@ def build_parser() -> argparse.ArgumentParser:
         " random, model:PATH, self (default: rule)",
     )
     parser.add_argument("--timesteps", type=int, default=150_000, help="learner decisions (default: 150000)")
+    parser.add_argument(
+        "--max-minutes", type=float, default=None, help="stop after this much wall time, imitation included"
+    )
     parser.add_argument("--envs", type=int, default=2, help="env worker processes (default: 2)")
     parser.add_argument(
         "--out", type=Path, default=None, help="run directory (default: the first free runs/<game>-<N>p[-K])"
@@ -58,9 +61,11 @@ def build_parser() -> argparse.ArgumentParser:
         " (default: per game, see docs/learning.md)",
     )
     parser.add_argument(
-        "--imitation-steps", type=int, default=100_000, help="teacher decisions to imitate (default: 100000)"
+        "--imitation-steps", type=int, default=None, help="teacher decisions to imitate (default: per game)"
     )
-    parser.add_argument("--imitation-epochs", type=int, default=8, help="passes over them (default: 8)")
+    parser.add_argument(
+        "--imitation-epochs", type=int, default=None, help="passes over them (default: per game)"
+    )
     ppo = parser.add_argument_group("PPO")
     ppo.add_argument("--n-steps", type=int, help="rollout steps per env and update")
     ppo.add_argument("--batch-size", type=int)
@@ -112,6 +117,7 @@ def main(argv: list[str] | None = None) -> None:
         teacher="" if args.teacher == "none" else args.teacher,
         imitation_steps=args.imitation_steps,
         imitation_epochs=args.imitation_epochs,
+        max_minutes=args.max_minutes,
     )
     out = args.out or free_run_dir(Path("runs") / f"{args.game}-{args.players}p")
     try:

@@ -211,3 +211,17 @@ def test_train_and_evaluate_cli(tmp_path, capsys):
     assert "rule" in capsys.readouterr().out
     with pytest.raises(SystemExit):
         evaluate.main(["--policy", "rule", "--rule", "oops"])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", ["uno", "tock", "chipit"])
+def test_every_game_trains_with_its_defaults_and_the_run_plays_in_evaluate(game, tmp_path, capsys):
+    """The game's own defaults (teacher, shaping, features), 2 env workers, a few thousand steps."""
+    out = tmp_path / game
+    run = "--timesteps 2048 --envs 2 --n-steps 512 --imitation-steps 500 --eval-every 2048 --eval-games 4"
+    train.main(["--game", game, *run.split(), "--final-games", "4", "--no-progress", "--out", str(out)])
+    saved = json.loads((out / "settings.json").read_text())
+    assert saved["teacher"] and json.loads((out / "imitation.json").read_text())["decisions"] >= 500
+    capsys.readouterr()
+    evaluate.main(["--model", str(out), "--games", "8", "--opponents", "rule", "--workers", "2"])
+    assert f"greedy:{game}" in capsys.readouterr().out

@@ -108,6 +108,8 @@ def collect(
 
 @dataclass(frozen=True)
 class ImitationResult:
+    """How the imitation went (saved as imitation.json in the run directory)."""
+
     decisions: int
     teacher_games: int
     teacher_rank_reward: float
@@ -151,10 +153,12 @@ def imitate(
             optimizer.step()
             policy_loss, value_loss = p_loss.item(), v_loss.item()
     policy.set_training_mode(False)
-    with torch.no_grad():
-        obs, mask, action, _ = (t[torch.as_tensor(held)] for t in tensors)
-        dist = policy.get_distribution(obs, action_masks=mask.numpy())
-        accuracy = float((dist.distribution.probs.argmax(1) == action).float().mean())
+    accuracy = 1.0  # no held-out decision with a choice: nothing to get wrong
+    if held.size:
+        with torch.no_grad():
+            obs, mask, action, _ = (t[torch.as_tensor(held)] for t in tensors)
+            dist = policy.get_distribution(obs, action_masks=mask.numpy())
+            accuracy = float((dist.distribution.probs.argmax(1) == action).float().mean())
     return ImitationResult(
         decisions=len(demos),
         teacher_games=len(demos.rank_rewards),

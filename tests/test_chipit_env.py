@@ -133,6 +133,26 @@ def test_observation_shows_the_play_being_built():
     assert v["phase"][E.PHASES.index("cards")] == 1
 
 
+def test_value_features_say_what_each_value_costs_the_hand():
+    from tests.test_chipit_rules import answer_state, game_from
+
+    lead = game_from(hands=[["G5", "P5", "G9"], ["G3"], ["G4"]])
+    v = lead.observation_layout.view(lead.observe(0))
+    at = lambda value: value - E.MIN_VALUE  # noqa: E731
+    assert v["free_cards"][at(5)] == 2 and v["free_cards"][at(9)] == 1 and v["free_cards"][at(6)] == 0
+    # leading: the cheapest single card; 10 = P5 with 1 point (G5 needs 5), 4 = nobody
+    assert (
+        v["play_costs"][at(10)] == 1 and v["play_costs"][at(9)] == 0 and v["play_costs"][at(4)] == E.NO_PLAY
+    )
+    # answering a pair: the two cheapest cards at each value
+    answer = game_from(
+        **answer_state([["G21"], ["G5", "P5", "G9"], ["G4"]], last_value=4, last_cards=(("G4", 0), ("P2", 1)))
+    )
+    v = answer.observation_layout.view(answer.observe(1))
+    assert v["play_costs"][at(10)] == 1 + 1 and v["play_costs"][at(9)] == 0 + 4  # P5+G9; G9+G5
+    assert v["play_costs"][at(5)] == 0 and v["free_cards"][at(5)] == 2
+
+
 # ------------------------------------------------------------ invariants
 def check_invariants_over_random_games(num_players: int, games: int) -> None:
     game = ChipItGame(num_players)

@@ -336,3 +336,60 @@ def test_mask_in_observation_appends_the_legal_moves(game):
     assert env.observation_space.shape == (size + env.game.num_actions,)
     assert np.array_equal(obs[:size], env.game.observe(env.learner))
     assert np.array_equal(obs[size:], info["action_mask"]) and env.observation_space.contains(obs)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_aec_illegal_action_random_plays_a_legal_move_instead(game):
+    """RLlib's env pre-check steps unmasked samples of the action space."""
+    env = aec_module(game).env(illegal_action="random")
+    env.reset(seed=3)
+    mask = env.last()[0]["action_mask"]
+    actor = env.agent_selection
+    before = env.unwrapped.state_dict()
+    env.step(int(np.flatnonzero(mask == 0)[0]))
+    assert env.unwrapped.state_dict() != before and env.infos[actor]["illegal_action"] == 1
+    env.step(int(np.flatnonzero(env.last()[0]["action_mask"])[0]))
+    assert all(info["illegal_action"] == 0 for info in env.infos.values())
+    with pytest.raises(ValueError, match="illegal_action"):
+        aec_module(game).env(illegal_action="lose")
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_0d_integer_array_is_an_action_as_model_predict_returns_it(game):
+    single = gymnasium.make(GYM_IDS[game]).unwrapped
+    single.reset(seed=4)
+    action = np.array(np.flatnonzero(single.action_masks())[0])  # shape (), as model.predict(obs)[0]
+    assert single.action_space.contains(action)
+    single.step(action)
+    env = aec_module(game).env()
+    env.reset(seed=4)
+    env.step(np.array(np.flatnonzero(env.last()[0]["action_mask"])[0], dtype=np.int32))
+    for bad in (np.array(1.0), np.array([1])):  # a float, a 1-element vector: not actions
+        with pytest.raises(IllegalActionError, match="int"):
+            single.step(bad)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_info_keys_stay_the_same_from_reset_to_the_end(game):
+    """TorchRL fixes the info keys at reset."""
+    env = aec_module(game).env()
+    env.reset(seed=6)
+    keys = {agent: set(info) for agent, info in env.infos.items()}
+    assert all({"rank", "illegal_action"} <= k for k in keys.values())
+    rng = np.random.default_rng(1)
+    for _ in env.agent_iter():
+        assert all(set(info) == keys[agent] for agent, info in env.infos.items())
+        observation, _, terminated, truncated, _ = env.last()
+        env.step(
+            None if terminated or truncated else int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        )
+    single = make_env(game, opponents="rule")
+    _, info = single.reset(seed=6)
+    first, done = set(info), False
+    while not done:
+        _, _, terminated, truncated, info = single.step(
+            int(rng.choice(np.flatnonzero(single.action_masks())))
+        )
+        assert set(info) == first
+        done = terminated or truncated
+    assert info["rank"] >= 1

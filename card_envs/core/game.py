@@ -111,6 +111,8 @@ class CardGame(ABC):
             raise RuntimeError("call reset() before step()")
         if self.is_over:
             raise IllegalActionError(f"the game is over; no action is legal (got {action!r})")
+        if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+            action = action.item()  # a 0-d array, as model.predict returns (Discrete.contains takes it)
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
             raise IllegalActionError(
                 f"action must be an int, got {action!r} ({type(action).__name__});"

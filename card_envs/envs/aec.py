@@ -11,7 +11,8 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from card_envs.core.game import CardGame
+from card_envs.core.checks import check_choice
+from card_envs.core.game import CardGame, IllegalActionError
 from card_envs.core.ranking import rank_rewards
 from card_envs.core.spec import GameSpec
 from card_envs.envs.common import RENDER_MODES, check_max_steps, check_render_mode, render_game
@@ -26,7 +27,16 @@ class CardGameAECEnv(AECEnv):
       the mask is all zeros for agents that are not selected;
     * a player who finishes early stays an agent that is never selected; all
       agents terminate together when the game ends (or truncate at
-      ``max_steps``), and the rank rewards are paid then.
+      ``max_steps``), and the rank rewards are paid then;
+    * ``infos[agent]`` holds the same numeric keys from reset on: the game's
+      figures, ``illegal_action`` (1 after a replaced action) and ``rank``
+      (0 until the game ends), as libraries that fix the keys at reset need;
+    * ``illegal_action``: ``"raise"`` (default) raises ``IllegalActionError``
+      on a masked-out or invalid action and changes nothing; ``"random"``
+      plays a uniformly random legal action instead (for checks that step
+      unmasked samples, such as RLlib's env pre-check). There is no ``"lose"``
+      as in the single-agent env: ending a multi-player game needs a rank for
+      every other player too.
     """
 
     game_class: ClassVar[type[CardGame]]
@@ -41,10 +51,12 @@ class CardGameAECEnv(AECEnv):
         num_players: int | None = None,
         render_mode: str | None = None,
         max_steps: int | None = None,
+        illegal_action: str = "raise",
         **rules: Any,
     ) -> None:
         super().__init__()
         self.game = self.game_class.from_rules(num_players, **rules)
+        self.illegal_action = check_choice("illegal_action", illegal_action, ["raise", "random"])
         self.render_mode = check_render_mode(render_mode)
         self.max_steps = check_max_steps(max_steps, self.game)
         n = self.game.num_players
@@ -90,10 +102,19 @@ class CardGameAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        illegal = False
+        if self.illegal_action == "random":
+            try:
+                action = self.game.check_action(action)
+            except IllegalActionError:
+                illegal = True
+                action = int(self._np_random.choice(self.game.legal_actions()))
         self.game.step(action)  # raises on an illegal action, changing nothing
         self.num_steps += 1
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
+        self.infos = {a: self._info(a) for a in self.agents}
+        self.infos[agent]["illegal_action"] = int(illegal)
         if self.game.is_over:
             self._finish(self.game.final_ranks(), self.terminations)
         elif self.num_steps >= self.max_steps:
@@ -129,11 +150,10 @@ class CardGameAECEnv(AECEnv):
         for agent, reward in zip(self.possible_agents, rank_rewards(ranks), strict=True):
             self.rewards[agent] = reward
             flags[agent] = True
-            self.infos[agent] = self._info(agent)
             self.infos[agent]["rank"] = ranks[self._seat[agent]]
 
     def _info(self, agent: str) -> dict[str, float]:
-        return dict(self.game.player_info(self._seat[agent]))
+        return {**self.game.player_info(self._seat[agent]), "illegal_action": 0, "rank": 0}
 
 
 def wrap(env: CardGameAECEnv) -> AECEnv:

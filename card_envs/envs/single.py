@@ -159,7 +159,7 @@ class CardGameEnv(gymnasium.Env):
             illegal = True
             if self.illegal_action == "lose":
                 self._forfeited = True
-                info = {**self._info(), "illegal_action": 1, "rank_reward": -1.0}
+                info = {**self._info(), "illegal_action": 1, "rank": self.game.num_players, "rank_reward": -1.0}
                 return self._observation(), -1.0, True, False, info
             action = int(self.np_random.choice(self.game.legal_actions()))
         self.game.step(action)
@@ -237,4 +237,6 @@ class CardGameEnv(gymnasium.Env):
         info: dict[str, Any] = dict(self.game.player_info(self.learner))
         info["action_mask"] = self.action_masks()
         info["learner_seat"] = self.learner
+        # the same keys in every info, from reset on; rank 0 until the episode ends
+        info.update(illegal_action=0, rank=0, rank_reward=0.0)
         return info

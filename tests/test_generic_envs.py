@@ -73,7 +73,7 @@ def test_bad_constructor_arguments_raise_value_error(game):
     with pytest.raises(ValueError):
         aec_module(game).env(max_steps=0)
     with pytest.raises(ValueError):
-        aec_module(game).env(render_mode="rgb_array")
+        aec_module(game).env(render_mode="svg")
     with pytest.raises(ValueError):
         gymnasium.make(GYM_IDS[game], opponents="nobody")
     with pytest.raises(ValueError):
@@ -393,3 +393,22 @@ def test_info_keys_stay_the_same_from_reset_to_the_end(game):
         assert set(info) == first
         done = terminated or truncated
     assert info["rank"] >= 1
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_rgb_array_frames_keep_one_shape_and_sb3_make_vec_env_works(game):
+    """SB3's make_vec_env asks every env id for render_mode="rgb_array"."""
+    from stable_baselines3.common.env_util import make_vec_env
+
+    env = make_env(game, opponents="rule", render_mode="rgb_array")
+    env.reset(seed=1)
+    first = env.render()
+    assert first.dtype == np.uint8 and first.ndim == 3 and first.shape[2] == 3 and first.std() > 0
+    done = False
+    while not done:
+        _, _, terminated, truncated, _ = env.step(int(np.flatnonzero(env.action_masks())[0]))
+        assert env.render().shape == first.shape  # videos need frames of one size
+        done = terminated or truncated
+    vec = make_vec_env(GYM_IDS[game], n_envs=2, env_kwargs={"opponents": "rule"})
+    assert vec.reset().shape[0] == 2 and np.asarray(vec.env_method("action_masks")).shape[0] == 2
+    vec.close()

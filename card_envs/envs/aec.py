@@ -131,7 +131,7 @@ class CardGameAECEnv(AECEnv):
         mask = self.game.action_mask().copy() if selected else np.zeros(self.game.num_actions, dtype=np.int8)
         return {"observation": self.game.observe(seat), "action_mask": mask}
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         return render_game(self.game, self.render_mode)
 
     def close(self) -> None:

@@ -63,7 +63,7 @@ class CardGameEnv(gymnasium.Env):
         mask_in_observation: append the legal-action mask to the observation
             vector (0/1 floats after the game's fields): MaskablePPO masks the
             policy's output but never shows the network which moves are legal.
-        render_mode: None, ``"ansi"`` or ``"human"``.
+        render_mode: None, ``"ansi"``, ``"human"`` or ``"rgb_array"`` (the table as an image).
         **rules: the game's variant keywords.
     """
 
@@ -159,7 +159,12 @@ class CardGameEnv(gymnasium.Env):
             illegal = True
             if self.illegal_action == "lose":
                 self._forfeited = True
-                info = {**self._info(), "illegal_action": 1, "rank": self.game.num_players, "rank_reward": -1.0}
+                info = {
+                    **self._info(),
+                    "illegal_action": 1,
+                    "rank": self.game.num_players,
+                    "rank_reward": -1.0,
+                }
                 return self._observation(), -1.0, True, False, info
             action = int(self.np_random.choice(self.game.legal_actions()))
         self.game.step(action)
@@ -199,7 +204,7 @@ class CardGameEnv(gymnasium.Env):
                 called += 1
         return called
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
         return render_game(self.game, self.render_mode)
 
     def state_dict(self) -> dict[str, Any]:

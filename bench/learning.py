@@ -135,7 +135,8 @@ def game_section(game: dict[str, Any]) -> list[str]:
         "",
         f"`python bench/learning.py {game['bench']}`".replace(" `", "`"),
         "",
-        "| training | teacher (held-out accuracy) | PPO steps | minutes | PPO steps/s | command |",
+        "| training | teacher (held-out accuracy) | PPO steps | minutes (imitation included)"
+        " | PPO steps/s over the run | command |",
         "|---|---|---|---|---|---|",
     ]
     for key in ("train_rule", "train_self"):

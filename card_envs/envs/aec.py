@@ -29,8 +29,10 @@ class CardGameAECEnv(AECEnv):
       agents terminate together when the game ends (or truncate at
       ``max_steps``), and the rank rewards are paid then;
     * ``infos[agent]`` holds the same numeric keys from reset on: the game's
-      figures, ``illegal_action`` (1 after a replaced action) and ``rank``
-      (0 until the game ends), as libraries that fix the keys at reset need;
+      figures (as dealt, then final at the end: refreshing them every step
+      cost a third of the step rate), ``illegal_action`` (1 if the agent's
+      last action was replaced) and ``rank`` (0 until the game ends), as
+      libraries that fix the keys at reset need;
     * ``illegal_action``: ``"raise"`` (default) raises ``IllegalActionError``
       on a masked-out or invalid action and changes nothing; ``"random"``
       plays a uniformly random legal action instead (for checks that step
@@ -113,14 +115,13 @@ class CardGameAECEnv(AECEnv):
         self.num_steps += 1
         self._cumulative_rewards[agent] = 0.0
         self.rewards = {a: 0.0 for a in self.agents}
-        self.infos = {a: self._info(a) for a in self.agents}
-        self.infos[agent]["illegal_action"] = int(illegal)
         if self.game.is_over:
             self._finish(self.game.final_ranks(), self.terminations)
         elif self.num_steps >= self.max_steps:
             self._finish(self.game.truncation_ranks(), self.truncations)
         else:
             self.agent_selection = self.possible_agents[self.game.current_player]
+        self.infos[agent]["illegal_action"] = int(illegal)
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -150,7 +151,7 @@ class CardGameAECEnv(AECEnv):
         for agent, reward in zip(self.possible_agents, rank_rewards(ranks), strict=True):
             self.rewards[agent] = reward
             flags[agent] = True
-            self.infos[agent]["rank"] = ranks[self._seat[agent]]
+            self.infos[agent] = {**self._info(agent), "rank": ranks[self._seat[agent]]}
 
     def _info(self, agent: str) -> dict[str, float]:
         return {**self.game.player_info(self._seat[agent]), "illegal_action": 0, "rank": 0}

@@ -17,6 +17,7 @@ from card_envs.training import TrainSettings
 from card_envs.training import train as train_model
 
 TOCK = {"game": "tock", "num_players": 3, "opponents": "rule"}
+TINY_PPO = {"n_steps": 64, "batch_size": 64, "n_epochs": 1, "net_arch": [32]}
 
 
 def test_discounted_returns_run_backwards_from_the_end():
@@ -64,7 +65,7 @@ def test_a_run_with_a_teacher_starts_from_it_and_says_so(tmp_path):
         teacher="rule:cheat_rate=0.0",
         imitation_steps=400,
         imitation_epochs=2,
-        ppo={"n_steps": 64, "batch_size": 64, "n_epochs": 1, "net_arch": [32]},
+        ppo=TINY_PPO,
         eval_every=64,
         eval_games=2,
     )
@@ -90,6 +91,6 @@ def test_a_time_limit_ends_training_early():
         envs=1,
         teacher="",
         max_minutes=0.001,
-        ppo={"n_steps": 64, "batch_size": 64, "n_epochs": 1, "net_arch": [16]},
+        ppo=TINY_PPO,
     )
     assert train_model(settings, None, progress=False).num_timesteps < 1_000

@@ -10,6 +10,9 @@ Single-agent Gymnasium envs (one learner seat, the rest played by policies)::
     import gymnasium, card_envs
     env = gymnasium.make("card_envs/Uno-v0", num_players=4, opponents="rule")
 
+Game records (``record_dir=`` of either env, ``evaluate.py --record DIR``)
+play again exactly, every state checked: ``card_envs.replay("game.jsonl")``.
+
 Importing this package (or any engine in it) does not import gymnasium or
 pettingzoo: the Gymnasium ids are registered when gymnasium is imported, and
 the modules ``card_envs.<game>_v0`` are built from each game's spec on first use.
@@ -82,6 +85,8 @@ def __getattr__(name: str) -> Any:
         from card_envs.envs.single import CardGameEnv
 
         return CardGameEnv
+    if name == "replay":  # the module, callable as card_envs.records.replay
+        return import_module(f"{__name__}.replay")
     if spec_by_aec_name(name) is not None:
         return import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -99,4 +104,5 @@ __all__ = [
     "game_spec",
     "game_specs",
     "register",
+    "replay",
 ]

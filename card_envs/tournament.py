@@ -15,6 +15,7 @@ from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from multiprocessing import get_context
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,7 @@ from agents.specs import PolicySpec, make_policy, spec_label
 from card_envs.core.policy import Policy
 from card_envs.core.ranking import rank_rewards
 from card_envs.core.spec import GameSpec
+from card_envs.records import GameRecorder
 from card_envs.registry import game_class, game_spec, register
 from card_envs.stats import Estimate, League, mean_interval, wilson_interval
 
@@ -141,6 +143,8 @@ class _Chunk:
     first: int
     count: int
     max_steps: int
+    names: list[str]
+    record_dir: Path | None
 
 
 def _play_chunk(chunk: _Chunk) -> list[GameRecord]:
@@ -151,11 +155,16 @@ def _play_chunk(chunk: _Chunk) -> list[GameRecord]:
     game = chunk.game.engine_class().from_rules(chunk.num_players, **chunk.rules)
     n = game.num_players
     agents = [make_policy(spec, game.name, n) for spec in chunk.lineup]
+    recorder = game.recorder = GameRecorder(chunk.record_dir) if chunk.record_dir else None
     records = []
     for i in range(chunk.first, chunk.first + chunk.count):
         entries = [(seat + i) % n for seat in range(n)]
         rng = np.random.default_rng([chunk.seed, i])
+        if recorder is not None:
+            recorder.name_next(f"game-{i + 1:06d}", [chunk.names[e] for e in entries])
         ranks, steps, truncated = play_game(game, [agents[e] for e in entries], rng, chunk.max_steps)
+        if recorder is not None:
+            recorder.save()  # a truncated game is not saved by the engine
         infos = [game.player_info(seat) for seat in range(n)]
         records.append(GameRecord(entries, ranks, rank_rewards(ranks), infos, steps, truncated))
     return records
@@ -180,6 +189,7 @@ def tournament(
     workers: int | None = None,
     max_steps: int | None = None,
     progress: Callable[[int, int], None] | None = None,
+    record_dir: str | Path | None = None,
 ) -> TournamentResult:
     """Play ``games`` games with one line-up entry per seat and summarise each entry.
 
@@ -187,6 +197,8 @@ def tournament(
     ``"random"``, ``"model:PATH"`` or a Policy object); its length is the
     player count. ``workers`` processes share the games (default: the CPUs).
     ``progress(done, games)`` is called as batches of games finish.
+    ``record_dir``: write every game there as a record (``game-000001.jsonl``
+    and up, :mod:`card_envs.records`) that :func:`card_envs.records.replay` plays again.
     """
     rules = dict(rules or {})
     n = len(lineup)
@@ -198,8 +210,21 @@ def tournament(
     cap = max_steps or engine.default_max_steps
     workers = max(1, min(workers or os.cpu_count() or 1, games))
     size = -(-games // (workers * 4)) if workers > 1 else games
+    names = _names(lineup)
+    record_path = Path(record_dir) if record_dir is not None else None
     chunks = [
-        _Chunk(game_spec(engine.name), n, rules, list(lineup), seed, first, min(size, games - first), cap)
+        _Chunk(
+            game_spec(engine.name),
+            n,
+            rules,
+            list(lineup),
+            seed,
+            first,
+            min(size, games - first),
+            cap,
+            names,
+            record_path,
+        )
         for first in range(0, games, size)
     ]
     start = time.perf_counter()
@@ -215,7 +240,7 @@ def tournament(
             if progress is not None:
                 progress(len(records), games)
     seconds = time.perf_counter() - start
-    return summarise(engine.name, n, rules, seed, _names(lineup), records, seconds)
+    return summarise(engine.name, n, rules, seed, names, records, seconds)
 
 
 def summarise(

@@ -100,8 +100,9 @@ class ClimbGame(CardGame):
     def describe_action(self, action: int) -> str:
         return "draw" if action == DRAW else f"play a {action}"
 
-    def render_text(self) -> str:
-        return f"pile {self.pile} deck {len(self.deck)} hands {self.hands} phase {self._phase}"
+    def render_text(self, seat: int | None = None, color: bool = False) -> str:
+        hands = self.hands if seat is None else [h if p == seat else sum(h) for p, h in enumerate(self.hands)]
+        return f"pile {self.pile} deck {len(self.deck)} hands {hands} phase {self._phase}"
 
     def _state_fields(self) -> dict[str, Any]:
         return {

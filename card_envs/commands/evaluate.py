@@ -4,6 +4,8 @@
     python evaluate.py --agents greedy:runs/uno,rule,rule,random --games 2000
     python evaluate.py --game tock --agents rule,rule:vigilance=0.5,random,random --out reports/tock
     python evaluate.py --policy rule --opponents random
+    python evaluate.py --agents rule,rule,rule,random --games 10 --record games/
+    python -m card_envs.replay games/game-000001.jsonl       # play a recorded game again
 
 Seats rotate so that every agent sits in every seat equally often; games are spread over
 worker processes and the result depends on --seed alone. --model takes a run directory
@@ -46,6 +48,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: the CPUs)")
     parser.add_argument("--out", type=Path, help="write results.json, report.md and PNG plots here")
+    parser.add_argument(
+        "--record",
+        type=Path,
+        metavar="DIR",
+        help="save every game as a record (DIR/game-000001.jsonl; DIR/lineup-K/ for several line-ups)"
+        " that python -m card_envs.replay plays again",
+    )
     return parser
 
 
@@ -89,7 +98,10 @@ def main(argv: list[str] | None = None) -> None:
         fail(parser, f"--workers must be >= 1, got {args.workers}")
 
     results = []
-    for entries in lineups:
+    for number, entries in enumerate(lineups, start=1):
+        record_dir = args.record
+        if record_dir is not None and len(lineups) > 1:
+            record_dir = record_dir / f"lineup-{number}"
         try:
             result = tournament(
                 args.game,
@@ -99,10 +111,13 @@ def main(argv: list[str] | None = None) -> None:
                 seed=args.seed,
                 workers=args.workers,
                 progress=report_progress,
+                record_dir=record_dir,
             )
         except ValueError as error:
             fail(parser, str(error))
         print(result.table(), end="\n\n", flush=True)
+        if record_dir is not None:
+            print(f"recorded {result.games} games in {record_dir}", end="\n\n")
         results.append(result)
     if args.out:
         curve = args.model / "evaluations.csv" if args.model and args.model.is_dir() else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import inspect
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -19,7 +19,13 @@ from card_envs.core.checks import check_int
 from card_envs.core.layout import ObservationLayout
 from card_envs.core.ranking import ranks_after_finishers
 
+if TYPE_CHECKING:
+    from card_envs.records import GameRecorder
+
 Seed = int | np.random.Generator | None
+
+#: deal seeds are drawn below this bound (they fit in a JSON number and a signed 64-bit int)
+SEED_BOUND = 2**63
 
 
 class IllegalActionError(ValueError):
@@ -56,6 +62,10 @@ class CardGame(ABC):
             f"num_players of {self.name}", num_players, self.min_players, self.max_players
         )
         self.rng: np.random.Generator = np.random.default_rng()
+        #: the int the current deal's generator was seeded with (a game record needs no more)
+        self.seed = 0
+        #: writes every game this engine plays, when set (:mod:`card_envs.records`)
+        self.recorder: GameRecorder | None = None
         self._mask: np.ndarray | None = None
         self._started = False
         self._dealt_holding = 1.0
@@ -92,18 +102,36 @@ class CardGame(ABC):
 
     # ------------------------------------------------------------- lifecycle
     def reset(self, seed: Seed = None) -> None:
-        """Deal a new game; ``seed`` may be an int or a shared generator."""
-        self.rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
+        """Deal a new game from an int seed, one drawn from a generator, or a fresh one (None).
+
+        The game keeps its own generator, seeded with the int :attr:`seed`:
+        what the game draws (the deal, reshuffles) never depends on what the
+        players draw from a shared one, so a seed and the actions replay it.
+        """
+        if isinstance(seed, np.random.Generator):
+            seed = int(seed.integers(SEED_BOUND))
+        elif seed is None:
+            seed = int(np.random.default_rng().integers(SEED_BOUND))
+        self.seed = check_int("seed", seed, 0, SEED_BOUND - 1)
+        self.rng = np.random.default_rng(self.seed)
         self._mask = None
         self._started = True
         self._deal()
         self._dealt_holding = self._mean_holding()
+        if self.recorder is not None:
+            self.recorder.dealt(self)
 
     def step(self, action: Any) -> None:
         """Apply ``action`` for :attr:`current_player`, or raise and change nothing."""
         action = self.check_action(action)
+        if self.recorder is None:
+            self._mask = None
+            self._apply(action)
+            return
+        player, move = self.current_player, self.describe_action(action)  # as seen before the move
         self._mask = None
         self._apply(action)
+        self.recorder.stepped(self, player, action, move)
 
     def check_action(self, action: Any) -> int:
         """Return ``action`` as an int if it is legal now, else raise IllegalActionError."""
@@ -287,8 +315,27 @@ class CardGame(ABC):
         self.render_text()
 
     @abstractmethod
-    def render_text(self) -> str:
-        """Plain-text picture of the table."""
+    def render_text(self, seat: int | None = None, color: bool = False) -> str:
+        """The table as text a person can follow, ending with the :meth:`last_move` line.
+
+        ``seat=None`` shows every hand (debugging, replays); a seat shows what
+        that player may see, other hands as counts. ``color`` adds ANSI
+        colours (:mod:`card_envs.core.colors`) for a terminal.
+        """
+
+    def last_move(self) -> str:
+        """One line on the last action and what it caused (cards drawn, penalties, chips
+        returned, a knock right or wrong); "" before the first action."""
+        return ""
+
+    def legend(self) -> str:
+        """What the card codes of :meth:`render_text` and :meth:`describe_action` mean."""
+        return ""
+
+    @staticmethod
+    def player_name(seat: int) -> str:
+        """The one name of a seat everywhere: text, envs (agent ids) and records."""
+        return f"player_{seat}"
 
     def player_info(self, player: int) -> dict[str, float]:
         """Numeric per-player facts for the env's ``infos`` (e.g. a score)."""

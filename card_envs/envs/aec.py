@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import ModuleType
 from typing import Any, ClassVar
 
@@ -15,7 +16,15 @@ from card_envs.core.checks import check_choice
 from card_envs.core.game import CardGame, IllegalActionError
 from card_envs.core.ranking import rank_rewards
 from card_envs.core.spec import GameSpec
-from card_envs.envs.common import RENDER_MODES, check_max_steps, check_render_mode, render_game
+from card_envs.envs.common import (
+    RENDER_MODES,
+    attach_recorder,
+    check_max_steps,
+    check_render_mode,
+    check_seat,
+    render_game,
+    save_record,
+)
 
 
 class CardGameAECEnv(AECEnv):
@@ -38,7 +47,11 @@ class CardGameAECEnv(AECEnv):
       plays a uniformly random legal action instead (for checks that step
       unmasked samples, such as RLlib's env pre-check). There is no ``"lose"``
       as in the single-agent env: ending a multi-player game needs a rank for
-      every other player too.
+      every other player too;
+    * ``render_seat``: render that player's view, others' hands hidden (None:
+      the full table); ``"human"`` mode shows the deal and every action;
+    * ``record_dir``: every game is written there as a JSON Lines record
+      (:mod:`card_envs.records`) that ``card_envs.replay(path)`` plays again.
     """
 
     game_class: ClassVar[type[CardGame]]
@@ -54,15 +67,19 @@ class CardGameAECEnv(AECEnv):
         render_mode: str | None = None,
         max_steps: int | None = None,
         illegal_action: str = "raise",
+        record_dir: str | Path | None = None,
+        render_seat: int | None = None,
         **rules: Any,
     ) -> None:
         super().__init__()
         self.game = self.game_class.from_rules(num_players, **rules)
+        attach_recorder(self.game, record_dir)
+        self.render_seat = check_seat(render_seat, self.game)
         self.illegal_action = check_choice("illegal_action", illegal_action, ["raise", "random"])
         self.render_mode = check_render_mode(render_mode)
         self.max_steps = check_max_steps(max_steps, self.game)
         n = self.game.num_players
-        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.possible_agents = [self.game.player_name(i) for i in range(n)]
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
         layout = self.game.observation_layout
         obs_space = spaces.Dict(
@@ -98,6 +115,8 @@ class CardGameAECEnv(AECEnv):
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: self._info(a) for a in self.agents}
         self.agent_selection = self.possible_agents[self.game.current_player]
+        if self.render_mode == "human":
+            self.render()
 
     def step(self, action: Any) -> None:
         agent = self.agent_selection
@@ -133,10 +152,10 @@ class CardGameAECEnv(AECEnv):
         return {"observation": self.game.observe(seat), "action_mask": mask}
 
     def render(self) -> str | np.ndarray | None:
-        return render_game(self.game, self.render_mode)
+        return render_game(self.game, self.render_mode, self.render_seat)
 
     def close(self) -> None:
-        pass
+        save_record(self.game)
 
     def state_dict(self) -> dict[str, Any]:
         """The engine's full JSON-able state."""

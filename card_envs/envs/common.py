@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import numpy as np
 from gymnasium import logger
 
 from card_envs.core.checks import check_int
+from card_envs.core.colors import use_color
 from card_envs.core.game import CardGame
 from card_envs.envs.picture import canvas_lines, text_image
+from card_envs.records import GameRecorder
 
 RENDER_MODES = ["ansi", "human", "rgb_array"]
 
@@ -24,16 +29,36 @@ def check_max_steps(max_steps: int | None, game: CardGame) -> int:
     return check_int("max_steps", max_steps, 1, 10**9)
 
 
-def render_game(game: CardGame, render_mode: str | None) -> str | np.ndarray | None:
-    """``render()`` of both envs: the table as text ("ansi"), printed ("human"), or an image
-    ("rgb_array", :mod:`card_envs.envs.picture`)."""
+def check_seat(seat: int | None, game: CardGame) -> int | None:
+    """A seat whose view to render, or None for the full table."""
+    return None if seat is None else check_int("seat", seat, 0, game.num_players - 1)
+
+
+def render_game(game: CardGame, render_mode: str | None, seat: int | None = None) -> str | np.ndarray | None:
+    """``render()`` of both envs: the table as text ("ansi"), printed ("human", in colour on a
+    terminal), or an image ("rgb_array", :mod:`card_envs.envs.picture`); ``seat``: that
+    player's view, others' hands hidden (None: the full table)."""
     if render_mode is None:
         logger.warn("render() called without a render_mode; pass one of " + ", ".join(RENDER_MODES))
         return None
-    text = game.render_text()
+    if render_mode == "human":
+        print(game.render_text(seat, color=use_color(sys.stdout)), end="\n\n", flush=True)
+        return None
+    text = game.render_text(seat)
     if render_mode == "rgb_array":
         return text_image(text, canvas_lines(game.num_players))
-    if render_mode == "human":
-        print(text)
-        return None
     return text
+
+
+def attach_recorder(game: CardGame, record_dir: str | Path | None) -> None:
+    """``record_dir`` of both envs: every game dealt is written there as a record."""
+    if record_dir is not None:
+        if not isinstance(record_dir, (str, Path)):
+            raise ValueError(f"record_dir must be a directory path, got {record_dir!r}")
+        game.recorder = GameRecorder(record_dir)
+
+
+def save_record(game: CardGame) -> None:
+    """Write the game being recorded, ended or not (``close()`` of both envs)."""
+    if game.recorder is not None:
+        game.recorder.save()

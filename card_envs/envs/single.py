@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import gymnasium
@@ -13,7 +14,15 @@ from card_envs.core.checks import check_bool, check_choice, check_float
 from card_envs.core.game import CardGame, IllegalActionError
 from card_envs.core.policy import Policy, RandomAgent
 from card_envs.core.ranking import rank_rewards
-from card_envs.envs.common import RENDER_MODES, check_max_steps, check_render_mode, render_game
+from card_envs.envs.common import (
+    RENDER_MODES,
+    attach_recorder,
+    check_max_steps,
+    check_render_mode,
+    check_seat,
+    render_game,
+    save_record,
+)
 from card_envs.registry import game_class
 
 #: a deal in which the learner never gets to decide is dealt again, at most this often
@@ -63,7 +72,13 @@ class CardGameEnv(gymnasium.Env):
         mask_in_observation: append the legal-action mask to the observation
             vector (0/1 floats after the game's fields): MaskablePPO masks the
             policy's output but never shows the network which moves are legal.
-        render_mode: None, ``"ansi"``, ``"human"`` or ``"rgb_array"`` (the table as an image).
+        render_mode: None, ``"ansi"``, ``"human"`` or ``"rgb_array"`` (the table as an image);
+            ``"human"`` shows the deal, each opponent's move as a line, and the table at each
+            of the learner's decisions.
+        render_seat: whose view to render, others' hands hidden: a seat, ``"learner"``, or
+            None (default) for the full table.
+        record_dir: write every game there as a JSON Lines record (all seats'
+            actions; :mod:`card_envs.records`) that ``card_envs.replay(path)`` plays again.
         **rules: the game's variant keywords.
     """
 
@@ -80,9 +95,13 @@ class CardGameEnv(gymnasium.Env):
         reward_shaping: float = 0.0,
         mask_in_observation: bool = False,
         render_mode: str | None = None,
+        record_dir: str | Path | None = None,
+        render_seat: int | str | None = None,
         **rules: Any,
     ) -> None:
         self.game = game_class(game).from_rules(num_players, **rules)
+        attach_recorder(self.game, record_dir)
+        self.render_seat = render_seat if render_seat == "learner" else check_seat(render_seat, self.game)
         n = self.game.num_players
         if learner_seat != "random" and not (
             isinstance(learner_seat, (int, np.integer)) and 0 <= learner_seat < n
@@ -134,6 +153,8 @@ class CardGameEnv(gymnasium.Env):
                 if self.learner_seat_spec == "random"
                 else int(self.learner_seat_spec)
             )
+            if self.game.recorder is not None:
+                self.game.recorder.name_next(players=self._seat_names())
             self.game.reset(self.np_random)
             for policy in self.opponents:
                 policy.new_game(self.np_random)
@@ -142,9 +163,13 @@ class CardGameEnv(gymnasium.Env):
             self._play_opponents()
             if not self._episode_over:
                 break
+            if self.game.recorder is not None:
+                self.game.recorder.discard()
         else:
             raise RuntimeError(f"the learner got no decision in {MAX_REDEALS} deals")
         self._lead = self._progress_lead()
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), self._info()
 
     def step(self, action: Any):
@@ -205,12 +230,24 @@ class CardGameEnv(gymnasium.Env):
         return called
 
     def render(self) -> str | np.ndarray | None:
-        return render_game(self.game, self.render_mode)
+        seat = self.learner if self.render_seat == "learner" else self.render_seat
+        return render_game(self.game, self.render_mode, seat)
 
     def state_dict(self) -> dict[str, Any]:
         return self.game.state_dict()
 
+    def close(self) -> None:
+        save_record(self.game)
+
     # ------------------------------------------------------------- helpers
+    def _seat_names(self) -> list[str]:
+        """Who plays each seat, for game records: the learner and its opponents."""
+        n = self.game.num_players
+        return [
+            "learner" if seat == self.learner else repr(self.opponents[(seat - self.learner - 1) % n])
+            for seat in range(n)
+        ]
+
     @property
     def _episode_over(self) -> bool:
         return self._forfeited or self.game.is_over or self.num_steps >= self.max_steps
@@ -225,6 +262,8 @@ class CardGameEnv(gymnasium.Env):
             action = policy.act(game.observe(seat), game.action_mask(), self.np_random)
             game.step(action)
             self.num_steps += 1
+            if self.render_mode == "human":
+                print(game.last_move(), flush=True)
 
     def _progress_lead(self) -> float:
         """The learner's progress minus the mean of the others' (the shaping potential)."""

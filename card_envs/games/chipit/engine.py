@@ -337,5 +337,5 @@ class ChipItGame(CardGame):
                 " cannot be completed"
             )
 
-    def render_text(self) -> str:
+    def render_text(self, seat: int | None = None, color: bool = False) -> str:
         return text.render(self.table)

@@ -356,7 +356,7 @@ class TockGame(CardGame):
     def describe_action(self, action: int) -> str:
         return text.describe_action(self.table, int(action))
 
-    def render_text(self) -> str:
+    def render_text(self, seat: int | None = None, color: bool = False) -> str:
         return text.render(self.table)
 
     # ----------------------------------------------------------- state dict

@@ -465,7 +465,7 @@ class UnoGame(CardGame):
             missed_call_penalty=self.missed_call_penalty,
         )
 
-    def render_text(self) -> str:
+    def render_text(self, seat: int | None = None, color: bool = False) -> str:
         colour = "-" if self.colour is None else C.COLOUR_NAMES[self.colour]
         lines = [
             f"UNO  top {C.CODES[self.top]}  colour {colour}  "

@@ -119,15 +119,28 @@ class TournamentResult:
 
 
 def play_game(
-    game: Any, policies: Sequence[Policy], rng: np.random.Generator, max_steps: int
+    game: Any,
+    policies: Sequence[Policy],
+    rng: np.random.Generator,
+    max_steps: int,
+    on_move: Callable[[Any, int], None] | None = None,
+    on_deal: Callable[[Any], None] | None = None,
 ) -> tuple[list[int], int, bool]:
-    """Deal ``game`` with ``rng`` and play it out with one policy per seat: (ranks, steps, truncated)."""
+    """Deal ``game`` with ``rng`` and play it out with one policy per seat: (ranks, steps, truncated).
+
+    ``on_deal(game)`` is called after the deal, ``on_move(game, seat)`` after
+    each action of ``seat`` (to show them).
+    """
     game.reset(rng)
+    if on_deal is not None:
+        on_deal(game)
     steps = 0
     while not game.is_over and steps < max_steps:
         seat = game.current_player
         game.step(policies[seat].act(game.observe(seat), game.action_mask(), rng))
         steps += 1
+        if on_move is not None:
+            on_move(game, seat)
     if game.is_over:
         return game.final_ranks(), steps, False
     return game.truncation_ranks(), steps, True

@@ -1,11 +1,14 @@
-"""Argument parsing shared by the thin command-line shells ``train.py`` and ``evaluate.py``."""
+"""Argument parsing shared by the thin command-line shells (train, evaluate, play, watch)."""
 
 from __future__ import annotations
 
 import argparse
+from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from agents.specs import parse_value
+from agents.specs import make_policy, parse_value, spec_label
+from card_envs.core.game import CardGame
+from card_envs.core.policy import Policy
 from card_envs.registry import game_class, game_specs
 
 
@@ -61,3 +64,24 @@ def game_rules(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dic
 def lineup(text: str) -> list[str]:
     """``"model:runs/a,rule,rule:vigilance=0.5"`` -> one spec per entry."""
     return [spec.strip() for spec in text.split(",") if spec.strip()]
+
+
+def new_game(parser: argparse.ArgumentParser, args: argparse.Namespace) -> CardGame:
+    """The engine for ``--game``, ``--players`` and ``--rule``, or a usage error."""
+    return game_class(args.game).from_rules(args.players, **game_rules(parser, args))
+
+
+def check_seat_argument(parser: argparse.ArgumentParser, seat: int, game: CardGame) -> None:
+    if not 0 <= seat < game.num_players:
+        fail(parser, f"--seat must be a seat 0..{game.num_players - 1}, got {seat}")
+
+
+def policies_for(
+    parser: argparse.ArgumentParser, specs: Sequence[str], game: CardGame
+) -> tuple[list[Policy], list[str]]:
+    """A policy and a short name per spec, or a usage error naming the bad spec."""
+    try:
+        policies = [make_policy(spec, game.name, game.num_players) for spec in specs]
+    except ValueError as error:
+        fail(parser, str(error))
+    return policies, [spec_label(spec) for spec in specs]

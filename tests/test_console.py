@@ -1,0 +1,147 @@
+"""Playing and watching in the terminal: whole games driven by scripted input, for every game."""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from agents import make_policy
+from card_envs.console import PlayerQuitError, play_against, watch
+from card_envs.registry import game_class
+
+BUILT_IN = ["chipit", "tock", "uno"]
+REPO = Path(__file__).resolve().parents[1]
+
+
+def scripted(answers: list[str], then: str | None = "1"):
+    """An ``input`` replacement: the answers in order, then ``then`` forever (None: end of input)."""
+    queue = list(answers)
+    asked: list[str] = []
+
+    def read(prompt: str) -> str:
+        asked.append(prompt)
+        if queue:
+            return queue.pop(0)
+        if then is None:
+            raise EOFError
+        return then
+
+    read.asked = asked  # type: ignore[attr-defined]
+    return read
+
+
+def play(game_name: str, read, seed: int = 1, players: int = 3) -> tuple[list[int], list[str]]:
+    game = game_class(game_name)(players)
+    opponents = [make_policy("rule", game_name, players) for _ in range(players - 1)]
+    lines: list[str] = []
+    ranks = play_against(game, 1, opponents, seed, read=read, write=lines.append, names=["rule"] * 2)
+    return ranks, lines
+
+
+@pytest.mark.parametrize("game", BUILT_IN)
+def test_a_person_plays_a_whole_game(game):
+    read = scripted([])
+    ranks, lines = play(game, read)
+    assert sorted(ranks)[0] == 1 and len(ranks) == 3
+    text = "\n".join(lines)
+    assert "you are player_1; player_0: rule, player_1: you, player_2: rule" in text
+    assert "player_1 (you), your decision" in text and "game over:" in text
+    assert read.asked, "the person was never asked"
+    assert f"{'1st':>6}  player_" in text
+
+
+def test_same_seed_and_answers_give_the_same_game():
+    assert play("uno", scripted([]), seed=4) == play("uno", scripted([]), seed=4)
+    assert play("uno", scripted([]), seed=4) != play("uno", scripted([]), seed=5)
+
+
+def test_bad_answers_are_asked_again_and_question_mark_explains_the_codes():
+    read = scripted(["", "abc", "0", "999", "-1", "?"])
+    _, lines = play("uno", read)
+    text = "\n".join(lines)
+    for answer in ("''", "'abc'", "'0'", "'999'", "'-1'"):
+        assert f"{answer} is not a move: type a number from 1 to" in text
+    assert "W+4" in text.split("'-1' is not a move")[1]  # the legend followed the ?
+
+
+@pytest.mark.parametrize("answer", ["q", None])
+def test_quit_or_end_of_input_stops_the_game(answer):
+    read = scripted([answer] if answer else [], then=None)
+    with pytest.raises(PlayerQuitError):
+        play("chipit", read)
+
+
+def test_watch_shows_the_deal_and_every_move_then_the_ranks():
+    game = game_class("tock")(2)
+    lines: list[str] = []
+    ranks = watch(game, [make_policy("rule", "tock", 2)] * 2, seed=3, write=lines.append, names=["a", "b"])
+    assert lines[0].startswith("player_0: a, player_1: b")
+    assert sum("Last move" in line for line in lines) >= 10
+    assert lines[-1].endswith(("player_0 (a)", "player_1 (b)")) and sorted(ranks) == [1, 2]
+
+
+def test_watch_step_by_step_stops_on_q():
+    game = game_class("uno")(2)
+    with pytest.raises(PlayerQuitError):
+        watch(game, [make_policy("random", "uno", 2)] * 2, seed=3, write=lambda _: None, step=scripted(["", "q"]))
+
+
+def run_module(module: str, *args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    env = {**os.environ, "NO_COLOR": "1"}
+    return subprocess.run(
+        [sys.executable, "-m", module, *args], input=stdin, cwd=REPO, env=env, capture_output=True, text=True
+    )
+
+
+@pytest.mark.parametrize("game", BUILT_IN)
+def test_play_command_plays_to_the_end_with_scripted_stdin(game):
+    done = run_module("card_envs.play", "--game", game, "--players", "3", "--seed", "2", stdin="1\n" * 5000)
+    assert done.returncode == 0, done.stderr
+    assert "seed 2 (play this deal again with --seed 2)" in done.stdout and "game over:" in done.stdout
+    assert "\033[" not in done.stdout  # NO_COLOR
+
+
+def test_play_command_rejects_bad_arguments_and_ends_cleanly_at_end_of_input():
+    for args, message in [
+        (("--seat", "5"), "--seat must be a seat 0..3, got 5"),
+        (("--opponents", "rule,rule"), "--opponents names 2 agents for the 3 other seats"),
+        (("--opponents", "nobody"), "unknown policy spec 'nobody'"),
+        (("--game", "uno", "--players", "11"), "num_players of uno must be an int in 2..10"),
+    ]:
+        done = run_module("card_envs.play", *args)
+        assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
+    done = run_module("card_envs.play", "--seed", "1", stdin="")
+    assert done.returncode == 0 and "game abandoned" in done.stdout
+
+
+def test_play_command_ends_cleanly_on_ctrl_c():
+    process = subprocess.Popen(
+        [sys.executable, "-m", "card_envs.play", "--game", "chipit", "--seed", "1", "--no-color"],
+        cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        bufsize=0,
+    )  # fmt: skip
+    shown = b""
+    deadline = time.monotonic() + 60
+    while b"your move" not in shown and time.monotonic() < deadline:  # wait until it asks
+        if select.select([process.stdout], [], [], 1)[0]:
+            shown += os.read(process.stdout.fileno(), 65536)
+    assert b"your move" in shown
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    assert process.returncode == 130 and "game abandoned" in out and "Traceback" not in err
+
+
+def test_watch_command_plays_a_game():
+    done = run_module("card_envs.watch", "--game", "chipit", "--agents", "rule,random,rule", "--pace", "0")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("player_0: rule, player_1: random, player_2: rule")
+    assert "game over:" in done.stdout
+    done = run_module("card_envs.watch", "--pace", "-1")
+    assert done.returncode == 2 and "--pace must be >= 0" in done.stderr

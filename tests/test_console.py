@@ -90,7 +90,13 @@ def test_watch_shows_the_deal_and_every_move_then_the_ranks():
 def test_watch_step_by_step_stops_on_q():
     game = game_class("uno")(2)
     with pytest.raises(PlayerQuitError):
-        watch(game, [make_policy("random", "uno", 2)] * 2, seed=3, write=lambda _: None, step=scripted(["", "q"]))
+        watch(
+            game,
+            [make_policy("random", "uno", 2)] * 2,
+            seed=3,
+            write=lambda _: None,
+            step=scripted(["", "q"]),
+        )
 
 
 def run_module(module: str, *args: str, stdin: str = "") -> subprocess.CompletedProcess:

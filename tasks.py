@@ -1,6 +1,10 @@
 """Run a project task in a virtualenv that this script creates on first use.
 
     python3 tasks.py train [train.py options]   # train and evaluate a default agent
+    python3 tasks.py evaluate [options]         # tournaments (evaluate.py)
+    python3 tasks.py play [play options]        # play a game yourself (python -m card_envs.play)
+    python3 tasks.py watch [watch options]      # watch agents play (python -m card_envs.watch)
+    python3 tasks.py replay FILE                # replay a recorded game (python -m card_envs.replay)
     python3 tasks.py test [pytest options]      # lint, then the fast test suite (-m slow: the long ones)
     python3 tasks.py bench [bench options]      # speed benchmarks
     python3 tasks.py lint                       # ruff check, ruff format --check, mypy
@@ -53,6 +57,10 @@ def ensure_venv() -> None:
 
 TASKS = {
     "train": [PYTHON, "train.py"],
+    "evaluate": [PYTHON, "evaluate.py"],
+    "play": [PYTHON, "-m", "card_envs.play"],
+    "watch": [PYTHON, "-m", "card_envs.watch"],
+    "replay": [PYTHON, "-m", "card_envs.replay"],
     "test": [PYTHON, "-m", "pytest", "-n", "auto", "-q"],
     "bench": [PYTHON, "bench/speed.py"],
     "lint": [],  # LINTERS only

@@ -18,6 +18,7 @@ from card_envs.core.layout import Field, ObservationLayout
 from card_envs.core.policy import Policy
 from card_envs.core.ranking import ranks_after_finishers
 from card_envs.core.spec import GameSpec
+from card_envs.core.view import Card, TableView, Zone
 from card_envs.registry import register
 
 VALUES, COPIES, HAND = 4, 4, 3
@@ -103,6 +104,24 @@ class ClimbGame(CardGame):
     def render_text(self, seat: int | None = None, color: bool = False) -> str:
         hands = self.hands if seat is None else [h if p == seat else sum(h) for p, h in enumerate(self.hands)]
         return f"pile {self.pile} deck {len(self.deck)} hands {hands} phase {self._phase}"
+
+    def table_view(self, seat: int | None = None) -> TableView:
+        def hand(p: int) -> list[Card]:
+            values = [v for v in range(VALUES) for _ in range(self.hands[p][v])]
+            return (
+                [Card(face_down=True) for _ in values]
+                if seat not in (None, p)
+                else [Card(str(v), "blue") for v in values]
+            )
+
+        pile = [Card(str(v), "red") for v in self.pile[-5:]]
+        players = [
+            Zone(self.player_name(p), hand(p), highlight=not self.is_over and p == self.turn)
+            for p in range(self.num_players)
+        ]
+        return TableView(
+            f"Climb, phase {self._phase}", [Zone("pile", pile, f"deck {len(self.deck)}")], players
+        )
 
     def _state_fields(self) -> dict[str, Any]:
         return {

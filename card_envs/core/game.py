@@ -20,6 +20,7 @@ from card_envs.core.layout import ObservationLayout
 from card_envs.core.ranking import ranks_after_finishers
 
 if TYPE_CHECKING:
+    from card_envs.core.view import TableView
     from card_envs.records import GameRecorder
 
 Seed = int | np.random.Generator | None
@@ -327,6 +328,11 @@ class CardGame(ABC):
         """One line on the last action and what it caused (cards drawn, penalties, chips
         returned, a knock right or wrong); "" before the first action."""
         return ""
+
+    def table_view(self, seat: int | None = None) -> TableView | None:
+        """The table as data for the picture renderer (``render_mode="rgb_array"``): cards as
+        zones, what ``seat`` may see (None: everything). None (the default): draw the text."""
+        return None
 
     def legend(self) -> str:
         """What the card codes of :meth:`render_text` and :meth:`describe_action` mean."""

@@ -11,7 +11,7 @@ from gymnasium import logger
 from card_envs.core.checks import check_int
 from card_envs.core.colors import use_color
 from card_envs.core.game import CardGame
-from card_envs.envs.picture import canvas_lines, text_image
+from card_envs.envs.picture import canvas_lines, table_image, text_image
 from card_envs.records import GameRecorder
 
 RENDER_MODES = ["ansi", "human", "rgb_array"]
@@ -29,7 +29,7 @@ def check_max_steps(max_steps: int | None, game: CardGame) -> int:
     return check_int("max_steps", max_steps, 1, 10**9)
 
 
-def check_seat(seat: int | None, game: CardGame) -> int | None:
+def check_seat(seat: object, game: CardGame) -> int | None:
     """A seat whose view to render, or None for the full table."""
     return None if seat is None else check_int("seat", seat, 0, game.num_players - 1)
 
@@ -44,10 +44,12 @@ def render_game(game: CardGame, render_mode: str | None, seat: int | None = None
     if render_mode == "human":
         print(game.render_text(seat, color=use_color(sys.stdout)), end="\n\n", flush=True)
         return None
-    text = game.render_text(seat)
     if render_mode == "rgb_array":
-        return text_image(text, canvas_lines(game.num_players))
-    return text
+        view = game.table_view(seat)
+        if view is not None:
+            return table_image(view)
+        return text_image(game.render_text(seat), canvas_lines(game.num_players))
+    return game.render_text(seat)
 
 
 def attach_recorder(game: CardGame, record_dir: str | Path | None) -> None:

@@ -101,7 +101,7 @@ class CardGameEnv(gymnasium.Env):
     ) -> None:
         self.game = game_class(game).from_rules(num_players, **rules)
         attach_recorder(self.game, record_dir)
-        self.render_seat = render_seat if render_seat == "learner" else check_seat(render_seat, self.game)
+        self.render_seat = "learner" if render_seat == "learner" else check_seat(render_seat, self.game)
         n = self.game.num_players
         if learner_seat != "random" and not (
             isinstance(learner_seat, (int, np.integer)) and 0 <= learner_seat < n
@@ -231,7 +231,7 @@ class CardGameEnv(gymnasium.Env):
 
     def render(self) -> str | np.ndarray | None:
         seat = self.learner if self.render_seat == "learner" else self.render_seat
-        return render_game(self.game, self.render_mode, seat)
+        return render_game(self.game, self.render_mode, seat if isinstance(seat, int) else None)
 
     def state_dict(self) -> dict[str, Any]:
         return self.game.state_dict()

@@ -95,10 +95,10 @@ def test_render_text_shows_the_table():
     env = chipit_v0.env(num_players=3, render_mode="ansi")
     env.reset(seed=4)
     text = env.render()
-    assert "Chip It, 3 players" in text and "seat 0 to act" in text and "chips   3" in text
+    assert "Chip It, 3 players" in text and "player_0 to lead" in text and "3 chip points held" in text
     game = env.unwrapped.game
     game.step(int(np.flatnonzero(game.action_mask())[0]))
-    assert "building: value" in game.render_text()
+    assert "player_0 is building a lead at 2" in game.render_text()
 
 
 def test_observation_fields_and_bounds():

@@ -56,7 +56,7 @@ def describe_action(action: int) -> str:
         low = block_low(action - HIGH)
         return f"value block {low}..{low + BLOCK - 1}"
     if action < CARD:
-        return f"value ends in {action - UNITS} (block value + {action - UNITS})"
+        return f"last digit {action - UNITS} of the value"
     if action < DONE:
         return f"add card {CODES[action - CARD]}"
     return "done: lead the chosen cards"

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from card_envs.core.checks import check_choice
+from card_envs.core.checks import check_choice, check_seat
 from card_envs.core.game import CardGame
 from card_envs.core.ranking import ranks_after_finishers
 from card_envs.games.chipit import encoding as E
@@ -40,7 +40,7 @@ from card_envs.games.chipit.cards import (
     TOTAL_CHIPS,
 )
 from card_envs.games.chipit.moves import card_options, cheapest_costs, feasible_values
-from card_envs.games.chipit.state import Build, LastPlay, Shown, Table
+from card_envs.games.chipit.state import Build, LastPlay, Shown, Table, Turn
 
 _PHASE_INDEX = {name: i for i, name in enumerate(E.PHASES)}
 
@@ -105,7 +105,7 @@ class ChipItGame(CardGame):
         }
 
     def describe_action(self, action: int) -> str:
-        return E.describe_action(action)
+        return text.describe_action(self.table, action)
 
     # ------------------------------------------------------------- lifecycle
     def _deal(self) -> None:
@@ -197,7 +197,10 @@ class ChipItGame(CardGame):
         if tb.hand_sizes[p] == 0 and tb.held[p] == 0:  # the own display was cleared at turn start
             self._finish(p)
         if tb.ranks is None:
-            self._advance()
+            stood, took = self._advance()
+            tb.turn = Turn(p, "pass", returned, stood, took)
+        else:
+            tb.turn = Turn(p, "pass", returned)
 
     def _complete(self, p: int, b: Build) -> None:
         """Put the built play out: cards from the hand, chips from the supply."""
@@ -209,18 +212,26 @@ class ChipItGame(CardGame):
         tb.hand_sizes[p] -= len(cards)
         tb.supply -= b.chips
         tb.display[p] = [Shown(t, int(COST[t, value])) for t in cards]
+        kind = "lead" if tb.last is None else "answer"
         tb.last = LastPlay(p, len(cards), value)
         tb.passes = 0
         if tb.hand_sizes[p] == 0 and tb.held[p] == 0 and b.chips == 0:
             self._finish(p)
-        if tb.ranks is None:
-            self._advance()
+        took = 0 if tb.ranks is not None else self._advance()[1]  # a play never ends the round
+        tb.turn = Turn(p, kind, 0, None, took)
 
-    def _advance(self) -> None:
-        """Move the turn on; start the next turn (round end, clearing the own display)."""
+    def _advance(self) -> tuple[int | None, int]:
+        """Move the turn on; start the next turn (round end, clearing the own display).
+
+        Returns what ``last_move()`` cannot read from the table afterwards: the seat
+        whose play ended the round (None if none) and the chip points the new
+        decider took from its cards (a finished seat passed over has none).
+        """
         tb = self.table
         n = self.num_players
         p = tb.current
+        stood = None
+        took = 0
         while True:
             p = (p + 1) % n
             if tb.last is not None and tb.last.seat == p:
@@ -228,16 +239,19 @@ class ChipItGame(CardGame):
                 # if p has finished, the next player in) leads anew
                 tb.last = None
                 tb.passes = 0
+                stood = p
             shown = tb.display[p]
             if shown:
+                took = 0
                 for s in shown:
                     tb.discard.append(s.card)
                     tb.discard_counts[s.card] += 1
-                    tb.held[p] += s.chips
+                    took += s.chips
+                tb.held[p] += took
                 tb.display[p] = []
             if not tb.is_finished[p]:
                 tb.current = p
-                return
+                return stood, took
 
     def _finish(self, p: int) -> None:
         tb = self.table
@@ -337,5 +351,14 @@ class ChipItGame(CardGame):
                 " cannot be completed"
             )
 
+    # ------------------------------------------------------------------ text
     def render_text(self, seat: int | None = None, color: bool = False) -> str:
-        return text.render(self.table)
+        if seat is not None:
+            seat = check_seat("seat", seat, self.num_players)
+        return text.render(self.table, seat, color)
+
+    def last_move(self) -> str:
+        return text.last_move(self.table)
+
+    def legend(self) -> str:
+        return text.LEGEND

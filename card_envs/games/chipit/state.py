@@ -15,6 +15,7 @@ from card_envs.core.checks import (
     check_choice,
     check_int,
     check_list,
+    check_optional_seat,
     check_per_seat,
     check_seat,
     check_seats,
@@ -31,7 +32,7 @@ from card_envs.games.chipit.cards import (
     card_cost,
     card_value,
 )
-from card_envs.games.chipit.encoding import BLOCK, HIGH_START, MIN_VALUE, NUM_BLOCKS, PHASES
+from card_envs.games.chipit.encoding import BLOCK, HIGH_START, MAX_RETURN, MIN_VALUE, NUM_BLOCKS, PHASES
 
 #: no rule caps the passes in a row: empty-handed leaders may pass round after round
 MAX_PASSES = 10**9
@@ -56,6 +57,26 @@ class LastPlay:
     seat: int
     count: int
     value: int
+
+
+#: the kinds of a completed turn (:class:`Turn`)
+TURN_KINDS = ("pass", "lead", "answer")
+
+
+@dataclass(slots=True)
+class Turn:
+    """The last completed turn (a pass or a play laid out) and what it caused, for ``last_move()``.
+
+    Only what the table cannot tell afterwards is kept (the step path stays cheap):
+    the cards and value of a play are those of ``last`` and the player's display,
+    a rank comes from ``finished``, and the next decider is ``current``.
+    """
+
+    seat: int
+    kind: str  # "pass", "lead" (a play led) or "answer" (a play beating the last one)
+    returned: int = 0  # points a pass gave back to the supply
+    stood: int | None = None  # a pass that ended the round: the seat whose play everybody passed on
+    took: int = 0  # chip points the next decider took into its holding from its cards lying out
 
 
 @dataclass(slots=True)
@@ -106,6 +127,7 @@ class Table:
     build: Build | None = None
     ranks: list[int] | None = None  # set when the game is over
     returned: list[int] = field(default_factory=list)  # chip points each seat gave back by passing
+    turn: Turn | None = None  # the last completed turn (None before the first)
 
     @classmethod
     def empty(cls, num_players: int) -> Table:
@@ -195,6 +217,8 @@ class Table:
                 )
         if self.build is not None:
             self._check_build(self.build)
+        if self.turn is not None:
+            self._check_turn(self.turn)
 
     def _check_passes(self) -> None:
         """Since the last play every seat still in between its player and the decider passed once.
@@ -241,6 +265,24 @@ class Table:
                 " it cannot be building"
             )
 
+    def _check_turn(self, turn: Turn) -> None:
+        """The last turn must be the one that led to this position: its text is read from the table."""
+        over = self.ranks is not None
+        if not over and turn.seat == self.current:
+            raise ValueError(f"last_turn: seat {turn.seat} ended its turn, so it cannot decide now")
+        if turn.kind != "pass" and (self.last is None or self.last.seat != turn.seat):
+            raise ValueError(f"last_turn: a play of seat {turn.seat} must be the combination to beat")
+        if turn.kind != "pass" and (turn.returned or turn.stood is not None):
+            raise ValueError("last_turn: a play returns no points and ends no round")
+        if self.is_finished[turn.seat] and self.finished[-1] != turn.seat:
+            raise ValueError(f"last_turn: seat {turn.seat} finished before it, yet acted")
+        if turn.stood is not None and (over or self.last is not None):
+            raise ValueError("last_turn: a round that ended leaves a lead due")
+        if over and turn.took:
+            raise ValueError("last_turn: no turn started after the last one of the game")
+        if not over and turn.took > self.held[self.current]:
+            raise ValueError(f"last_turn: seat {self.current} holds less than the {turn.took} points it took")
+
 
 # ------------------------------------------------------------------ JSON
 def type_counts(types: list[int]) -> list[int]:
@@ -276,6 +318,19 @@ def to_dict(table: Table) -> dict[str, Any]:
         "building": None
         if b is None
         else {"value": b.value, "block": b.block, "cards": [CODES[t] for t in b.cards]},
+        "last_turn": _turn_dict(table.turn),
+    }
+
+
+def _turn_dict(turn: Turn | None) -> dict[str, Any] | None:
+    if turn is None:
+        return None
+    return {
+        "seat": turn.seat,
+        "kind": turn.kind,
+        "returned": turn.returned,
+        "stood": turn.stood,
+        "took": turn.took,
     }
 
 
@@ -371,6 +426,9 @@ def from_dict(num_players: int, state: dict[str, Any]) -> Table:
     building = state.get("building")
     if building is not None:
         table.build = _build(table, _dict("building", building, ("value", "block", "cards")))
+    turn = state.get("last_turn")  # optional: older states lack it (their last move reads "")
+    if turn is not None:
+        table.turn = _turn(n, _dict("last_turn", turn, ("seat", "kind", "returned", "stood", "took")))
     return table
 
 
@@ -378,6 +436,17 @@ def check_phase(table: Table, phase: Any) -> None:
     """The ``phase`` of a loaded state (derived from the rest) must fit the position."""
     if check_choice("phase", phase, PHASES) != table.phase:
         raise ValueError(f"phase {phase!r} does not fit the state (it is {table.phase!r})")
+
+
+def _turn(num_players: int, turn: dict[str, Any]) -> Turn:
+    """Each field of ``last_turn`` alone; :meth:`Table.check_consistency` fits it to the table."""
+    return Turn(
+        check_seat("last_turn.seat", turn["seat"], num_players),
+        check_choice("last_turn.kind", turn["kind"], TURN_KINDS),
+        check_int("last_turn.returned", turn["returned"], 0, MAX_RETURN),
+        check_optional_seat("last_turn.stood", turn["stood"], num_players),
+        check_int("last_turn.took", turn["took"], 0, TOTAL_CHIPS),
+    )
 
 
 def _build(table: Table, building: dict[str, Any]) -> Build:

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from card_envs.core.checks import check_choice
+from card_envs.core.checks import check_choice, check_int
 from card_envs.core.game import CardGame
 from card_envs.games.tock import state as S
 from card_envs.games.tock import text
@@ -211,6 +211,7 @@ class TockGame(CardGame):
 
     def _apply_play(self, action: int, breaks: int) -> None:
         tb = self.table
+        tb.newly_finished = 0  # what this action causes is recorded as it happens
         t = tb.turn
         was_break = bool(breaks >> action & 1)
         card = 0
@@ -219,25 +220,31 @@ class TockGame(CardGame):
         if action == DRAW:
             if tb.supply:
                 tb.drawn = tb.supply.pop()
+                source = "supply"
             else:
                 stack = tb.stacks[t]
+                source = "stack"
                 if not stack:  # turn the open pile over as one block: its bottom card is now on top
                     stack = tb.piles[t]
                     stack.reverse()
                     tb.stacks[t] = stack
                     tb.piles[t] = []
+                    source = "turned"
                 tb.drawn = stack.pop()
         elif action == OWN_PILE:
             card = tb.drawn  # type: ignore[assignment]  # OWN_PILE is legal only with a drawn card
             tb.piles[t].append(card)
             tb.drawn = None
             ends_turn = True
+            source = "drawn"
         else:
             if tb.drawn is not None:
                 card = tb.drawn
                 tb.drawn = None
+                source = "drawn"
             else:
                 card = tb.piles[t].pop()
+                source = "pile"
             if action == CENTRE:
                 rows = tb.centre
                 if card == 1:
@@ -248,7 +255,7 @@ class TockGame(CardGame):
             else:
                 target = (t + action) % self.num_players
                 tb.piles[target].append(card)
-        tb.move = Move(t, action, card, target, was_break)
+        tb.move = Move(t, action, card, target, was_break, source)
         tb.last_action = LAST_ACTIONS[t][action]
         if was_break:
             tb.stats[t].rule_breaks += 1
@@ -271,6 +278,7 @@ class TockGame(CardGame):
         window = tb.window
         assert window is not None  # phase "knock"
         decider = window.deciders.pop(0)
+        tb.newly_finished = 0
         tb.last_action = LAST_ACTIONS[decider][action]
         t = tb.turn
         if action == PASS:
@@ -300,14 +308,20 @@ class TockGame(CardGame):
             self._next_turn()
 
     def _collect_penalty(self, receiver: int) -> None:
-        """The bottom card of every other open pile, from the receiver's left, under its own pile."""
+        """The bottom card of every other open pile, from the receiver's left, under its own pile;
+        kept as (giver, card) for the text."""
         n = self.num_players
         piles = self.table.piles
         own = piles[receiver]
+        penalty = []
         for k in range(1, n):
-            p = piles[(receiver + k) % n]
+            giver = (receiver + k) % n
+            p = piles[giver]
             if p:
-                own.insert(0, p.pop(0))
+                card = p.pop(0)
+                own.insert(0, card)
+                penalty.append((giver, card))
+        self.table.penalty = penalty
 
     def _next_turn(self) -> None:
         tb = self.table
@@ -336,6 +350,7 @@ class TockGame(CardGame):
                 tb.alive[s] = False
                 tb.finish_ranks[s] = rank
             tb.finished.extend(newly)
+            tb.newly_finished = len(newly)
             if tb.alive.count(True) <= 1:
                 self._end()
                 return True
@@ -357,7 +372,15 @@ class TockGame(CardGame):
         return text.describe_action(self.table, int(action))
 
     def render_text(self, seat: int | None = None, color: bool = False) -> str:
-        return text.render(self.table)
+        if seat is not None:
+            seat = check_int("seat", seat, 0, self.num_players - 1)
+        return text.render(self.table, seat, color)
+
+    def last_move(self) -> str:
+        return text.last_move(self.table)
+
+    def legend(self) -> str:
+        return text.LEGEND
 
     # ----------------------------------------------------------- state dict
     def _state_fields(self) -> dict[str, Any]:

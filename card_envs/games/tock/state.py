@@ -47,6 +47,10 @@ from card_envs.games.tock.encoding import (
 PHASES = ("play", "knock", "over")
 #: ``Move.target`` of a move that put no card on an opponent's pile
 NO_TARGET = -1
+#: ``Move.source`` of a draw: the supply, the own stack, or the own open pile turned over first
+DRAW_SOURCES = ("supply", "stack", "turned")
+#: ``Move.source`` of a played card: the drawn card, or the top of the own open pile
+PLAY_SOURCES = ("drawn", "pile")
 #: counters have no cap of their own (the step cap is the env's)
 _MAX_COUNT = sys.maxsize
 
@@ -56,7 +60,9 @@ class Move:
     """The last move of a player on turn: the move a knock window is about.
 
     ``card`` is 0 for a draw (the drawn card is the card in play);
-    ``target`` is the seat whose open pile got the card, else :data:`NO_TARGET`.
+    ``target`` is the seat whose open pile got the card, else :data:`NO_TARGET`;
+    ``source`` where the card came from (:data:`DRAW_SOURCES`, :data:`PLAY_SOURCES`),
+    None when unknown (a state saved before it was kept).
     """
 
     player: int
@@ -64,6 +70,7 @@ class Move:
     card: int
     target: int
     rule_break: bool
+    source: str | None = None
 
 
 @dataclass(slots=True)
@@ -119,6 +126,8 @@ class Table:
 
     ``alive`` repeats what ``finished`` says, for speed (:meth:`check_consistency`
     checks that they agree). ``window`` is set exactly in phase ``"knock"``.
+    ``penalty`` and ``newly_finished`` say what the last action caused, for the
+    text (``last_move``); the engine stores them as they happen and words nothing.
     """
 
     supply: list[int]  # face-down supply, top card last
@@ -136,6 +145,11 @@ class Table:
     move: Move | None = None
     last_action: LastAction | None = None
     stats: list[Stats] = field(default_factory=list)
+    #: (giver, card) of the penalty of the last knock, in collection order; read only while the
+    #: last action is a knock; None: unknown (a state saved before it was kept)
+    penalty: list[tuple[int, int]] | None = None
+    #: how many seats finished with the last action: the last ones of ``finished``
+    newly_finished: int = 0
 
     @classmethod
     def empty(cls, num_players: int) -> Table:
@@ -210,6 +224,7 @@ class Table:
         self._check_phase()
         self._check_window()
         self._check_moves()
+        self._check_outcome()
         self._check_stats()
 
     def _check_seats(self) -> None:
@@ -287,6 +302,9 @@ class Table:
             low, high = (0, 0) if action == DRAW else (1, ROW_END if action == CENTRE else TOP_CARD)
             if not low <= move.card <= high:
                 raise ValueError(f"move card {move.card} does not fit action {action} ({low}..{high})")
+            sources = DRAW_SOURCES if action == DRAW else ("drawn",) if action == OWN_PILE else PLAY_SOURCES
+            if move.source is not None and move.source not in sources:
+                raise ValueError(f"move source {move.source!r} does not fit action {action} ({sources})")
             if last is None:
                 raise ValueError("a move was made, so there is a last action")
         if (
@@ -295,6 +313,31 @@ class Table:
             and (move is None or (move.player, move.action) != (last.player, last.action))
         ):
             raise ValueError(f"last_action {last} is a move, so it is the last move {move}")
+
+    def _check_outcome(self) -> None:
+        """What the last action caused must be what the position shows (docs/tock.md, ``outcome``)."""
+        last, k = self.last_action, self.newly_finished
+        if not 0 <= k <= len(self.finished):
+            raise ValueError(f"{k} seats cannot have just finished; {len(self.finished)} finished in all")
+        if k and (last is None or self.supply):
+            raise ValueError("seats finish only by an action with the supply empty")
+        newly = self.finished[len(self.finished) - k :]
+        if len({self.finish_ranks[s] for s in newly}) > 1:
+            raise ValueError(f"seats {newly} finished with one action, so they share one rank")
+        if last is None or last.action != KNOCK or self.penalty is None:
+            return
+        move = self.move
+        if move is None:
+            raise ValueError("a knock's penalty needs the move it was about")
+        receiver = move.player if move.rule_break else last.player
+        givers = [g for g, _ in self.penalty]
+        n = self.num_players
+        order = [(receiver + i) % n for i in range(1, n)]
+        if receiver in givers or givers != [s for s in order if s in givers]:
+            raise ValueError(f"penalty givers {givers} must be others than {receiver}, from its left")
+        cards = [c for _, c in reversed(self.penalty)]  # each went under the receiver's pile
+        if self.piles[receiver][: len(cards)] != cards:
+            raise ValueError(f"penalty cards {cards} are not at the bottom of seat {receiver}'s open pile")
 
     def _check_stats(self) -> None:
         stats = self.stats
@@ -335,9 +378,24 @@ def to_dict(table: Table) -> dict[str, Any]:
             "card": move.card,
             "target": move.target,
             "rule_break": move.rule_break,
+            "source": move.source,
         },
         "last_action": None if last is None else {"player": last.player, "action": last.action},
         "stats": [s.as_dict() for s in table.stats],
+        "outcome": _outcome(table),
+    }
+
+
+def _outcome(table: Table) -> dict[str, Any] | None:
+    """What the last action caused: the penalty of a knock, the seats that finished."""
+    last = table.last_action
+    if last is None:
+        return None
+    penalty = table.penalty if last.action == KNOCK else None
+    finished = table.finished
+    return {
+        "penalty": None if penalty is None else [[giver, card] for giver, card in penalty],
+        "finished": finished[len(finished) - table.newly_finished :],
     }
 
 
@@ -345,11 +403,35 @@ def _cards(name: str, value: Any, high: int = TOP_CARD) -> list[int]:
     return [check_int(f"{name}[{i}]", c, 1, high) for i, c in enumerate(check_list(name, value))]
 
 
-def _record(name: str, value: Any, keys: tuple[str, ...]) -> dict[str, Any]:
-    """A JSON object with exactly ``keys``."""
-    if not isinstance(value, dict) or set(value) != set(keys):
+def _record(name: str, value: Any, keys: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A JSON object with exactly ``keys``, and maybe some of ``optional``."""
+    if not isinstance(value, dict) or not set(keys) <= set(value) <= set(keys + optional):
         raise ValueError(f"{name} must be an object with the keys {list(keys)}, got {value!r}")
     return value
+
+
+def _penalty_card(name: str, value: Any, num_players: int) -> tuple[int, int]:
+    """One ``[giver, card]`` pair of a knock's penalty."""
+    giver, card = check_list(name, value, 2)
+    return check_seat(f"{name} giver", giver, num_players), check_int(f"{name} card", card, 1, TOP_CARD)
+
+
+def _load_outcome(table: Table, value: Any) -> None:
+    """``outcome``: optional (unknown in older states); its fit with the table is checked later."""
+    record = _record("outcome", value, ("penalty", "finished"))
+    penalty = record["penalty"]
+    if penalty is not None:
+        last = table.last_action
+        if last is None or last.action != KNOCK:
+            raise ValueError(f"outcome penalty {penalty!r}: only a knock moves penalty cards")
+        table.penalty = [
+            _penalty_card(f"outcome penalty[{i}]", pair, table.num_players)
+            for i, pair in enumerate(check_list("outcome penalty", penalty))
+        ]
+    newly = check_seats("outcome finished", record["finished"], table.num_players)
+    if newly != table.finished[len(table.finished) - len(newly) :]:
+        raise ValueError(f"outcome finished {newly} must be the last seats of finished {table.finished}")
+    table.newly_finished = len(newly)
 
 
 def load(state: dict[str, Any], num_players: int) -> Table:
@@ -357,7 +439,8 @@ def load(state: dict[str, Any], num_players: int) -> Table:
 
     ``current_player`` is derived and ignored. Optional: ``drawn``, ``finished``,
     ``finish_ranks`` (default: one rank per finisher, in order), ``window``
-    outside phase ``"knock"``, ``move``, ``last_action`` and ``stats``.
+    outside phase ``"knock"``, ``move`` (and its ``source``), ``last_action``, ``stats``
+    and ``outcome``.
     Cross-field invariants are :meth:`Table.check_consistency`'s.
     """
     n = num_players
@@ -399,13 +482,15 @@ def load(state: dict[str, Any], num_players: int) -> Table:
         )
     move = state.get("move")
     if move is not None:
-        move = _record("move", move, ("player", "action", "card", "target", "rule_break"))
+        move = _record("move", move, ("player", "action", "card", "target", "rule_break"), ("source",))
+        source = move.get("source")
         table.move = Move(
             check_seat("move player", move["player"], n),
             check_int("move action", move["action"], CENTRE, OWN_PILE),
             check_int("move card", move["card"], 0, TOP_CARD),
             check_int("move target", move["target"], NO_TARGET, n - 1),
             check_bool("move rule_break", move["rule_break"]),
+            None if source is None else check_choice("move source", source, DRAW_SOURCES + PLAY_SOURCES),
         )
     last = state.get("last_action")
     if last is not None:
@@ -420,4 +505,9 @@ def load(state: dict[str, Any], num_players: int) -> Table:
             record = _record(f"stats[{s}]", value, STAT_KEYS)
             counts = {k: check_int(f"stats[{s}].{k}", record[k], 0, _MAX_COUNT) for k in STAT_KEYS}
             table.stats.append(Stats(**counts))
+    outcome = state.get("outcome")
+    if outcome is not None:
+        if table.last_action is None:
+            raise ValueError(f"outcome {outcome!r} without a last action")
+        _load_outcome(table, outcome)
     return table

@@ -21,16 +21,25 @@ NUM_ACTIONS = PASS + 1  # 117
 PHASES = ("play", "play_drawn", "choose_colour", "pending", "catch", "over")
 
 
+#: the words of the actions that name no card or colour
+OTHER_ACTIONS = {
+    DRAW: "draw",
+    KEEP: "keep the drawn card",
+    CHALLENGE: "challenge the W+4",
+    CATCH: "catch the player who did not call LETZTE",
+    PASS: "pass (do not catch)",
+}
+
+
 def describe_action(action: int) -> str:
+    """An action in a player's words (card codes: ``UnoGame.legend()``)."""
     if action < PLAY_CALL:
         return f"play {CODES[action]}"
     if action < CHOOSE_COLOUR:
         return f"play {CODES[action - PLAY_CALL]} and call LETZTE"
     if action < DRAW:
-        return f"choose {COLOUR_NAMES[action - CHOOSE_COLOUR]}"
-    return {DRAW: "draw", KEEP: "keep the drawn card", CHALLENGE: "challenge", CATCH: "catch", PASS: "pass"}[
-        action
-    ]
+        return f"choose colour {COLOUR_NAMES[action - CHOOSE_COLOUR]}"
+    return OTHER_ACTIONS[action]
 
 
 @cache

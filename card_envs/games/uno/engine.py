@@ -27,7 +27,8 @@ from card_envs.core.ranking import ranks_after_finishers
 from card_envs.games.uno import cards as C
 from card_envs.games.uno import encoding as E
 from card_envs.games.uno import state as S
-from card_envs.games.uno.state import Challenge, UnoState
+from card_envs.games.uno import text
+from card_envs.games.uno.state import Challenge, LastMove, UnoState
 
 DEAL_SIZE = 7  # cards dealt to each player
 CHALLENGE_PENALTY = 2  # drawn on top of the stack by a player who challenges an innocent Draw Four
@@ -72,6 +73,10 @@ class UnoGame(CardGame):
     challenge: Challenge | None
     catchers: list[int]
     winner: int | None
+    #: the last action as (seat, action, turn before, stack before), None before the first one
+    _move: tuple[int, int, int, int] | None
+    #: (seat, cards) drawn because of the last action, in order
+    _draws: list[tuple[int, int]]
 
     def __init__(
         self,
@@ -115,6 +120,8 @@ class UnoGame(CardGame):
         self.challenge = s.challenge
         self.catchers = s.catchers
         self.winner = s.winner
+        self._move = None if s.last is None else (s.last.seat, s.last.action, s.last.turn, s.last.pending)
+        self._draws = [] if s.last is None else list(s.last.draws)
         self._mask = None
 
     def state_view(self) -> UnoState:
@@ -136,6 +143,7 @@ class UnoGame(CardGame):
             challenge=self.challenge,
             catchers=self.catchers,
             winner=self.winner,
+            last=None if self._move is None else LastMove(*self._move, draws=tuple(self._draws)),
         )
 
     # ------------------------------------------------------------ interface
@@ -173,6 +181,12 @@ class UnoGame(CardGame):
     def describe_action(self, action: int) -> str:
         return E.describe_action(action)
 
+    def last_move(self) -> str:
+        return text.last_move(self)
+
+    def legend(self) -> str:
+        return text.legend(self)
+
     # ---------------------------------------------------------------- deal
     def _deal(self) -> None:
         deck = [t for t, k in enumerate(C.deck_counts()) for _ in range(k)]
@@ -199,6 +213,11 @@ class UnoGame(CardGame):
                 self._give(p, self.draw_pile.pop())
         first = self.draw_pile.pop()
         self.discard.append(first)
+        self._turn_up(first)
+        self._draws = []  # a stack the first card makes seat 0 draw is part of the deal, not a move
+
+    def _turn_up(self, first: int) -> None:
+        """The first card's effect (docs/rules/uno.md, "The first card")."""
         if C.is_wild(first):  # the starting player names the colour first
             self.opening = True
             self._phase = "choose_colour"
@@ -262,6 +281,10 @@ class UnoGame(CardGame):
 
     # -------------------------------------------------------------- actions
     def _apply(self, action: int) -> None:
+        # noted as numbers only (the current player inlined): the words wait for last_move()
+        seat = self.catchers[0] if self._phase == "catch" else self.turn
+        self._move = (seat, action, self.turn, self.pending)
+        self._draws = []
         if action < E.CHOOSE_COLOUR:
             call = action >= E.PLAY_CALL
             self._play(action - E.PLAY_CALL if call else action, call)
@@ -407,6 +430,7 @@ class UnoGame(CardGame):
             card = self.draw_pile.pop()
             self._give(player, card)
             drawn.append(card)
+        self._draws.append((player, len(drawn)))
         return drawn
 
     def _reshuffle(self) -> None:
@@ -466,18 +490,6 @@ class UnoGame(CardGame):
         )
 
     def render_text(self, seat: int | None = None, color: bool = False) -> str:
-        colour = "-" if self.colour is None else C.COLOUR_NAMES[self.colour]
-        lines = [
-            f"UNO  top {C.CODES[self.top]}  colour {colour}  "
-            f"{'clockwise' if self.direction == 1 else 'counter-clockwise'}  "
-            f"pending {self.pending}  draw pile {len(self.draw_pile)}  phase {self._phase}"
-        ]
-        for p in range(self.num_players):
-            marker = ">" if not self.is_over and p == self.current_player else " "
-            call = " LETZTE" if self.called[p] else ""
-            lines.append(
-                f"{marker} player_{p} ({self.hand_sizes[p]}){call}: {' '.join(C.expand(self.hands[p]))}"
-            )
-        if self.is_over:
-            lines.append(f"player_{self.winner} wins, scoring {self.score()}; ranks {self.ranks}")
-        return "\n".join(lines)
+        if seat is not None:
+            seat = check_int("seat", seat, 0, self.num_players - 1)
+        return text.render(self, seat, color)

@@ -27,7 +27,7 @@ from card_envs.core.checks import (
     check_seats,
 )
 from card_envs.games.uno import cards as C
-from card_envs.games.uno.encoding import PHASES
+from card_envs.games.uno.encoding import NUM_ACTIONS, PHASES
 
 #: copies of each card type in the deck: no state holds more
 DECK_COUNTS = C.deck_counts()
@@ -44,6 +44,30 @@ class Challenge:
 
     def to_dict(self) -> dict[str, Any]:
         return {"seat": self.seat, "bluff": self.bluff}
+
+
+@dataclass(frozen=True)
+class LastMove:
+    """The last action and what it caused, as the engine noted it (the text: :mod:`.text`).
+
+    Only numbers, so that noting it costs the step next to nothing; the line is
+    written from it and the state after the move when someone asks.
+    """
+
+    seat: int  # who acted
+    action: int  # what it did (the action number)
+    turn: int  # the player on turn before it (in a catch window: the one who may be caught)
+    pending: int  # the Draw Two / Draw Four stack before it
+    draws: tuple[tuple[int, int], ...] = ()  # (seat, cards drawn) caused by it, in order
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "seat": self.seat,
+            "action": self.action,
+            "turn_player": self.turn,
+            "pending_draw": self.pending,
+            "draws": [list(d) for d in self.draws],
+        }
 
 
 @dataclass
@@ -69,6 +93,7 @@ class UnoState:
     challenge: Challenge | None = None  # the Wild Draw Four that may be challenged
     catchers: list[int] = field(default_factory=list)  # seats still to decide in the catch window
     winner: int | None = None  # seat that went out
+    last: LastMove | None = None  # the last action (None before the first one)
 
     @classmethod
     def empty(cls, num_players: int) -> UnoState:
@@ -104,6 +129,7 @@ def to_dict(s: UnoState) -> dict[str, Any]:
         "challenge": None if s.challenge is None else s.challenge.to_dict(),
         "catchers": list(s.catchers),
         "winner": s.winner,
+        "last_move": None if s.last is None else s.last.to_dict(),
     }
 
 
@@ -123,6 +149,33 @@ def _challenge(value: Any, num_players: int) -> Challenge | None:
     )
 
 
+LAST_MOVE_KEYS = {"seat", "action", "turn_player", "pending_draw", "draws"}
+
+
+def _last_move(value: Any, num_players: int) -> LastMove | None:
+    """The optional ``last_move`` record: null (or absent, in older states) before the first action."""
+    if value is None:
+        return None
+    if not isinstance(value, dict) or set(value) != LAST_MOVE_KEYS:
+        raise ValueError(f"last_move must be null or a dict of {sorted(LAST_MOVE_KEYS)}, got {value!r}")
+    draws = []
+    for i, pair in enumerate(check_list("last_move.draws", value["draws"])):
+        seat, count = check_list(f"last_move.draws[{i}]", pair, 2)
+        draws.append(
+            (
+                check_seat(f"last_move.draws[{i}][0]", seat, num_players),
+                check_int(f"last_move.draws[{i}][1]", count, 0, C.DECK_SIZE),
+            )
+        )
+    return LastMove(
+        seat=check_seat("last_move.seat", value["seat"], num_players),
+        action=check_int("last_move.action", value["action"], 0, NUM_ACTIONS - 1),
+        turn=check_seat("last_move.turn_player", value["turn_player"], num_players),
+        pending=check_int("last_move.pending_draw", value["pending_draw"], 0, C.DECK_SIZE),
+        draws=tuple(draws),
+    )
+
+
 def from_dict(state: Mapping[str, Any], num_players: int) -> UnoState:
     """Read the fields of a ``state_dict()``-shaped dict, checking each one (ValueError naming it).
 
@@ -130,7 +183,7 @@ def from_dict(state: Mapping[str, Any], num_players: int) -> UnoState:
     ``direction`` [1], ``pending_draw`` [0], ``drawn`` [null], ``called``
     [all false], ``skip_next`` [false], ``opening`` [false], ``challenge``
     [null], ``catchers`` [the others from the offender's left when the
-    phase is "catch"], ``winner`` [null]. ``score``, ``ranks`` and
+    phase is "catch"], ``winner`` [null], ``last_move`` [null]. ``score``, ``ranks`` and
     ``current_player`` are derived and ignored. How the fields fit together
     is checked by :func:`check_invariants`.
     """
@@ -167,6 +220,7 @@ def from_dict(state: Mapping[str, Any], num_players: int) -> UnoState:
         challenge=_challenge(state.get("challenge"), n),
         catchers=check_seats("catchers", state.get("catchers", default_catchers), n),
         winner=check_optional_seat("winner", state.get("winner"), n),
+        last=_last_move(state.get("last_move"), n),
     )
 
 

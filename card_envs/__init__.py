@@ -33,9 +33,8 @@ import wrapt
 from card_envs.core.game import CardGame, IllegalActionError
 from card_envs.core.policy import Policy, RandomAgent
 from card_envs.core.spec import GameSpec
+from card_envs.core.version import __version__
 from card_envs.registry import game_class, game_spec, game_specs, on_register, register, spec_by_aec_name
-
-__version__ = "0.1.0"
 
 
 def _register_gym_ids(_gymnasium: ModuleType) -> None:
@@ -85,8 +84,10 @@ def __getattr__(name: str) -> Any:
         from card_envs.envs.single import CardGameEnv
 
         return CardGameEnv
-    if name == "replay":  # the module, callable as card_envs.records.replay
-        return import_module(f"{__name__}.replay")
+    if name == "replay":
+        from card_envs.records import replay
+
+        return replay
     if spec_by_aec_name(name) is not None:
         return import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from card_envs.core.game import CardGame, IllegalActionError
+from card_envs.core.version import __version__
 
 #: the record layout; bumped when the lines change meaning
 FORMAT = 1
@@ -37,12 +38,6 @@ def state_digest(game: CardGame) -> str:
     """A short fingerprint of the full state: equal states give equal digests."""
     text = json.dumps(game.state_dict(), sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def _package_version() -> str:
-    from card_envs import __version__
-
-    return __version__
 
 
 class GameRecorder:
@@ -80,7 +75,7 @@ class GameRecorder:
         header: dict[str, Any] = {
             "record": "card_envs",
             "format": FORMAT,
-            "version": _package_version(),
+            "version": __version__,
             "game": game.name,
             "num_players": game.num_players,
             "rules": game.rules,
@@ -164,9 +159,9 @@ def _game_of(header: dict[str, Any], where: str, check_version: bool) -> CardGam
     if header.get("record") != "card_envs" or header.get("format") != FORMAT:
         raise RecordError(f"{where}: not a card_envs game record of format {FORMAT}")
     version = header.get("version")
-    if check_version and version != _package_version():
+    if check_version and version != __version__:
         raise RecordError(
-            f"{where}: recorded with card_envs {version}, this is {_package_version()};"
+            f"{where}: recorded with card_envs {version}, this is {__version__};"
             " the rules or encodings may differ (replay(..., check_version=False) tries anyway)"
         )
     try:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import inspect
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import numpy as np
 
@@ -21,7 +21,6 @@ from card_envs.core.ranking import ranks_after_finishers
 
 if TYPE_CHECKING:
     from card_envs.core.view import TableView
-    from card_envs.records import GameRecorder
 
 Seed = int | np.random.Generator | None
 
@@ -35,6 +34,14 @@ class IllegalActionError(ValueError):
     The message names the action and the legal choices; the game state is
     left exactly as it was.
     """
+
+
+class Recorder(Protocol):
+    """What the engine tells a game recorder (:class:`card_envs.records.GameRecorder`)."""
+
+    def dealt(self, game: CardGame) -> None: ...
+
+    def stepped(self, game: CardGame, player: int, action: int, move: str) -> None: ...
 
 
 class CardGame(ABC):
@@ -66,7 +73,7 @@ class CardGame(ABC):
         #: the int the current deal's generator was seeded with (a game record needs no more)
         self.seed = 0
         #: writes every game this engine plays, when set (:mod:`card_envs.records`)
-        self.recorder: GameRecorder | None = None
+        self.recorder: Recorder | None = None
         self._mask: np.ndarray | None = None
         self._started = False
         self._dealt_holding = 1.0

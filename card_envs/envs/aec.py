@@ -23,7 +23,6 @@ from card_envs.envs.common import (
     check_render_mode,
     check_seat,
     render_game,
-    save_record,
 )
 
 
@@ -73,7 +72,7 @@ class CardGameAECEnv(AECEnv):
     ) -> None:
         super().__init__()
         self.game = self.game_class.from_rules(num_players, **rules)
-        attach_recorder(self.game, record_dir)
+        self.recorder = attach_recorder(self.game, record_dir)
         self.render_seat = check_seat(render_seat, self.game)
         self.illegal_action = check_choice("illegal_action", illegal_action, ["raise", "random"])
         self.render_mode = check_render_mode(render_mode)
@@ -155,7 +154,8 @@ class CardGameAECEnv(AECEnv):
         return render_game(self.game, self.render_mode, self.render_seat)
 
     def close(self) -> None:
-        save_record(self.game)
+        if self.recorder is not None:
+            self.recorder.save()  # the game in play, ended or not
 
     def state_dict(self) -> dict[str, Any]:
         """The engine's full JSON-able state."""

@@ -52,15 +52,11 @@ def render_game(game: CardGame, render_mode: str | None, seat: int | None = None
     return game.render_text(seat)
 
 
-def attach_recorder(game: CardGame, record_dir: str | Path | None) -> None:
+def attach_recorder(game: CardGame, record_dir: str | Path | None) -> GameRecorder | None:
     """``record_dir`` of both envs: every game dealt is written there as a record."""
-    if record_dir is not None:
-        if not isinstance(record_dir, (str, Path)):
-            raise ValueError(f"record_dir must be a directory path, got {record_dir!r}")
-        game.recorder = GameRecorder(record_dir)
-
-
-def save_record(game: CardGame) -> None:
-    """Write the game being recorded, ended or not (``close()`` of both envs)."""
-    if game.recorder is not None:
-        game.recorder.save()
+    if record_dir is None:
+        return None
+    if not isinstance(record_dir, (str, Path)):
+        raise ValueError(f"record_dir must be a directory path, got {record_dir!r}")
+    recorder = game.recorder = GameRecorder(record_dir)
+    return recorder

@@ -21,7 +21,6 @@ from card_envs.envs.common import (
     check_render_mode,
     check_seat,
     render_game,
-    save_record,
 )
 from card_envs.registry import game_class
 
@@ -100,7 +99,7 @@ class CardGameEnv(gymnasium.Env):
         **rules: Any,
     ) -> None:
         self.game = game_class(game).from_rules(num_players, **rules)
-        attach_recorder(self.game, record_dir)
+        self.recorder = attach_recorder(self.game, record_dir)
         self.render_seat = "learner" if render_seat == "learner" else check_seat(render_seat, self.game)
         n = self.game.num_players
         if learner_seat != "random" and not (
@@ -153,8 +152,8 @@ class CardGameEnv(gymnasium.Env):
                 if self.learner_seat_spec == "random"
                 else int(self.learner_seat_spec)
             )
-            if self.game.recorder is not None:
-                self.game.recorder.name_next(players=self._seat_names())
+            if self.recorder is not None:
+                self.recorder.name_next(players=self._seat_names())
             self.game.reset(self.np_random)
             for policy in self.opponents:
                 policy.new_game(self.np_random)
@@ -163,8 +162,8 @@ class CardGameEnv(gymnasium.Env):
             self._play_opponents()
             if not self._episode_over:
                 break
-            if self.game.recorder is not None:
-                self.game.recorder.discard()
+            if self.recorder is not None:
+                self.recorder.discard()
         else:
             raise RuntimeError(f"the learner got no decision in {MAX_REDEALS} deals")
         self._lead = self._progress_lead()
@@ -237,7 +236,8 @@ class CardGameEnv(gymnasium.Env):
         return self.game.state_dict()
 
     def close(self) -> None:
-        save_record(self.game)
+        if self.recorder is not None:
+            self.recorder.save()  # the game in play, ended or not
 
     # ------------------------------------------------------------- helpers
     def _seat_names(self) -> list[str]:

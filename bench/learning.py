@@ -48,12 +48,20 @@ def lineups(game: str, agent: str) -> dict[str, list[str]]:
     }
 
 
-def train_run(settings: TrainSettings, out: Path) -> dict[str, Any]:
+def train_run(settings: TrainSettings, out: Path, reuse: bool = False) -> dict[str, Any]:
+    """Train into ``out`` and keep the run's figures in ``out/bench_train.json``; with
+    ``reuse``, read them from there instead (a run trained by an earlier bench)."""
+    figures = out / "bench_train.json"
+    if reuse:
+        if not figures.exists():
+            raise SystemExit(f"--evaluate-only: {figures} is missing; train {out.name} first")
+        saved: dict[str, Any] = json.loads(figures.read_text())
+        return saved
     start = time.perf_counter()
     model = train(settings, out, force=True, progress=False)
     seconds = time.perf_counter() - start
     imitation = out / "imitation.json"
-    return {
+    result = {
         "steps": model.num_timesteps,
         "seconds": seconds,
         "steps_per_s": model.num_timesteps / seconds,
@@ -61,6 +69,8 @@ def train_run(settings: TrainSettings, out: Path) -> dict[str, Any]:
         "imitation": json.loads(imitation.read_text()) if imitation.exists() else None,
         "command": command_line(settings),
     }
+    figures.write_text(json.dumps(result, indent=2) + "\n")
+    return result
 
 
 def command_line(settings: TrainSettings) -> str:
@@ -89,9 +99,9 @@ def bench_game(game: str, args: argparse.Namespace, runs: Path, out_dir: Path) -
     out: dict[str, Any] = {"game": game, "bench": " ".join(args.argv), "settings": base.as_json()}
     budget = f"{args.minutes:g} minutes or {args.steps:,} steps"
     print(f"== {game}: training against rule-based players ({budget})", flush=True)
-    out["train_rule"] = train_run(base, runs / f"{game}-rule")
+    out["train_rule"] = train_run(base, runs / f"{game}-rule", args.evaluate_only)
     print(f"== {game}: training with self-play ({budget})", flush=True)
-    out["train_self"] = train_run(selfplay, runs / f"{game}-self")
+    out["train_self"] = train_run(selfplay, runs / f"{game}-self", args.evaluate_only)
     agent = f"greedy:{runs / f'{game}-rule'}"
     results: dict[str, TournamentResult] = {}
     for name, entries in lineups(game, agent).items():
@@ -213,6 +223,11 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument(
         "--quick", action="store_true", help="tiny budgets: checks the pipeline, not learning"
+    )
+    parser.add_argument(
+        "--evaluate-only",
+        action="store_true",
+        help="evaluate the agents an earlier bench trained (runs/bench/<game>-rule, -self) again",
     )
     args = parser.parse_args(argv)
     args.argv = argv if argv is not None else sys.argv[1:]

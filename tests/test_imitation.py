@@ -43,7 +43,7 @@ def test_imitation_makes_the_network_pick_the_teachers_moves():
     demos = collect(TOCK, "rule:cheat_rate=0.0:false_knock_rate=0.0", 3000, 0.99, seed=1)
     untrained = imitate(model.policy, demos, epochs=0, seed=0).accuracy
     result = imitate(model.policy, demos, epochs=6, seed=0)
-    assert result.accuracy > 0.95 and result.accuracy > untrained + 0.2
+    assert result.accuracy > 0.95 and result.accuracy > untrained + 0.15
     assert result.decisions == len(demos) and result.teacher_games == len(demos.rank_rewards)
 
 

@@ -39,6 +39,7 @@ CARD_W, CARD_H, CARD_GAP = 34, 48, 4
 ROW_H = CARD_H + 16
 TITLE_W = 190
 LINE_H = 18
+FOOTER_LINES = 2  # the last move, wrapped (a Tock knock with its penalty cards is long)
 
 
 def _font(size: int = 12) -> Any:
@@ -83,7 +84,8 @@ def _draw_card(draw: Any, x: int, y: int, card: Card, font: Any) -> None:
     color = RGB.get(card.color, INK)
     draw.rounded_rectangle(box, radius=5, fill=(255, 255, 255), outline=color, width=2)
     draw.rectangle((x + 3, y + 3, x + CARD_W - 3, y + 9), fill=color)  # a colour band
-    draw.text((x + CARD_W / 2, y + CARD_H / 2 + 4), card.label, fill=color, font=font, anchor="mm")
+    centre = (x + CARD_W / 2, y + CARD_H / 2 + 4)
+    draw.multiline_text(centre, card.label, fill=color, font=font, anchor="mm", align="center", spacing=1)
 
 
 def _draw_zone(draw: Any, y: int, zone: Zone, font: Any, small: Any) -> None:
@@ -105,7 +107,7 @@ def table_image(view: TableView) -> np.ndarray:
     from PIL import Image, ImageDraw
 
     zones = [*view.centre, *view.players]
-    height = 2 * MARGIN + 2 * LINE_H + len(zones) * ROW_H + 6
+    height = 2 * MARGIN + (1 + FOOTER_LINES) * LINE_H + len(zones) * ROW_H + 6
     image = Image.new("RGB", (WIDTH, height), TABLE)
     draw = ImageDraw.Draw(image)
     font, small = _font(14), _font(12)
@@ -116,5 +118,21 @@ def table_image(view: TableView) -> np.ndarray:
             draw.line((MARGIN, y + 2, WIDTH - MARGIN, y + 2), fill=(70, 130, 95), width=1)
         _draw_zone(draw, y + 3, zone, font, small)
         y += ROW_H
-    draw.text((MARGIN, y + 6), view.footer, fill=LIGHT_INK, font=small)
+    for i, line in enumerate(wrap(view.footer, small, WIDTH - 2 * MARGIN, FOOTER_LINES)):
+        draw.text((MARGIN, y + 6 + i * LINE_H), line, fill=LIGHT_INK, font=small)
     return np.asarray(image, dtype=np.uint8)
+
+
+def wrap(text: str, font: Any, width: float, lines: int) -> list[str]:
+    """``text`` cut at spaces into at most ``lines`` lines of at most ``width`` pixels (the last
+    one ending in "..." if text is left over)."""
+    out: list[str] = []
+    words = text.split(" ")
+    while words and len(out) < lines:
+        line = words.pop(0)
+        while words and font.getlength(f"{line} {words[0]}") <= width:
+            line = f"{line} {words.pop(0)}"
+        out.append(line)
+    if words:
+        out[-1] = out[-1].rstrip() + " ..."
+    return out

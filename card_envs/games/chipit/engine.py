@@ -26,9 +26,10 @@ import numpy as np
 from card_envs.core.checks import check_choice, check_seat
 from card_envs.core.game import CardGame
 from card_envs.core.ranking import ranks_after_finishers
+from card_envs.core.view import TableView
 from card_envs.games.chipit import encoding as E
 from card_envs.games.chipit import state as S
-from card_envs.games.chipit import text
+from card_envs.games.chipit import text, view
 from card_envs.games.chipit.cards import (
     COPIES,
     COST,
@@ -356,6 +357,11 @@ class ChipItGame(CardGame):
         if seat is not None:
             seat = check_seat("seat", seat, self.num_players)
         return text.render(self.table, seat, color)
+
+    def table_view(self, seat: int | None = None) -> TableView:
+        if seat is not None:
+            seat = check_seat("seat", seat, self.num_players)
+        return view.table_view(self.table, seat)
 
     def last_move(self) -> str:
         return text.last_move(self.table)

@@ -41,7 +41,12 @@ def ordinal(rank: int) -> str:
 def card(t: int, chips: int, color: bool = False) -> str:
     """``G9+2``: the code and the chips on it, in the card's colour."""
     code = CODES[t] + (f"+{chips}" if chips else "")
-    return paint(code, "magenta" if IS_PURPLE[t] else "green", color)
+    return paint(code, card_paint(t), color)
+
+
+def card_paint(t: int) -> str:
+    """The colour a card is shown in, as text and as a picture."""
+    return "magenta" if IS_PURPLE[t] else "green"
 
 
 def _cards(shown: list[Shown], color: bool = False) -> str:
@@ -106,10 +111,10 @@ def _building_step(table: Table, b: Build) -> str:
         return f"{who} chose the value {b.value} for {what}"
     t = b.cards[-1]
     chosen = card(t, card_cost(t, b.value) or 0)
-    return f"{who} chose {chosen} for {what} at {b.value} ({_progress(table, b)} chosen)"
+    return f"{who} chose {chosen} for {what} at {b.value} ({progress(table, b)} chosen)"
 
 
-def _progress(table: Table, b: Build) -> str:
+def progress(table: Table, b: Build) -> str:
     """How many cards are chosen: ``2 cards`` of a lead, ``1 of 2 cards`` of an answer."""
     if table.last is None:
         return plural(len(b.cards), "card")
@@ -164,7 +169,7 @@ def render(table: Table, seat: int | None = None, color: bool = False) -> str:
 
     ``seat``: that player's view (other hands as counts); None shows every hand.
     """
-    lines = [_header(table, color), _to_beat(table, color)]
+    lines = [header(table, color), _to_beat(table, color)]
     for p in range(table.num_players):
         lines.extend(_player(table, p, seat, color))
     b = table.build
@@ -182,7 +187,7 @@ def _final_ranks(ranks: list[int]) -> str:
     return "Final ranks: " + ", ".join(f"{name(p)} {ordinal(ranks[p])}" for p in ranked)
 
 
-def _header(table: Table, color: bool) -> str:
+def header(table: Table, color: bool) -> str:
     return (
         f"Chip It, {table.num_players} players | supply {plural(table.supply, 'chip point')}"
         f" | {_decision(table, color)}"
@@ -254,4 +259,4 @@ def _building(table: Table, b: Build, color: bool) -> str:
         needed = "" if table.last is None else f" ({table.last.count} needed)"
         return f"{line}no cards chosen yet{needed}"
     chips = f", {plural(b.chips, 'chip point')} from the supply" if b.chips else ""
-    return f"{line}{_chosen(b, color)} so far ({_progress(table, b)}{chips})"
+    return f"{line}{_chosen(b, color)} so far ({progress(table, b)}{chips})"

@@ -25,8 +25,9 @@ import numpy as np
 
 from card_envs.core.checks import check_choice, check_int
 from card_envs.core.game import CardGame
+from card_envs.core.view import TableView
 from card_envs.games.tock import state as S
-from card_envs.games.tock import text
+from card_envs.games.tock import text, view
 from card_envs.games.tock.cards import MAX_ROWS, ROW_END, full_deck
 from card_envs.games.tock.encoding import (
     CENTRE,
@@ -375,6 +376,11 @@ class TockGame(CardGame):
         if seat is not None:
             seat = check_int("seat", seat, 0, self.num_players - 1)
         return text.render(self.table, seat, color)
+
+    def table_view(self, seat: int | None = None) -> TableView:
+        if seat is not None:
+            seat = check_int("seat", seat, 0, self.num_players - 1)
+        return view.table_view(self.table, seat)
 
     def last_move(self) -> str:
         return text.last_move(self.table)

@@ -225,7 +225,7 @@ def render(table: Table, seat: int | None = None, color: bool = False) -> str:
     """
     lines = [
         _title(table, seat),
-        paint(_decision(table), "bold", color),
+        paint(decision(table), "bold", color),
         _centre(table, color),
         *(_player_line(table, s, seat, color) for s in range(table.num_players)),
     ]
@@ -245,7 +245,7 @@ def _title(table: Table, seat: int | None) -> str:
     return text
 
 
-def _decision(table: Table) -> str:
+def decision(table: Table) -> str:
     """Whose decision it is, and of what kind."""
     if table.phase == "over":
         return "Game over: the ranks are on the player lines."
@@ -262,8 +262,13 @@ def _decision(table: Table) -> str:
     return f"{who} to play: the open pile is empty, so {describe_action(table, DRAW)}"
 
 
+def row_colour(top: int) -> str:
+    """A centre row's colour: green once complete (1..20), cyan while it grows."""
+    return "green" if top == ROW_END else "cyan"
+
+
 def _centre(table: Table, color: bool) -> str:
-    rows: list[Segment] = [(f"{top:3d}", "green" if top == ROW_END else "cyan") for top in table.centre]
+    rows: list[Segment] = [(f"{top:3d}", row_colour(top)) for top in table.centre]
     rows += [(" ..", "grey")] * (MAX_ROWS - len(table.centre))
     return _join([("Centre rows:", None), *rows], color)
 
@@ -288,11 +293,16 @@ def _cards(pile: list[int]) -> list[Segment]:
     """An open pile, bottom first, its top card in brackets; a long one without its middle."""
     if not pile:
         return [("-", "grey")]
-    below = pile[:-1]
-    if len(pile) > PILE_SHOWN:
-        below = [*pile[:PILE_BOTTOM], 0, *pile[-PILE_TOP:-1]]  # 0 stands for the middle
+    below = pile_shown(pile)[:-1]
     text = "".join(f"{c} " if c else ".. " for c in below)
     return [(text, None), (f"[{pile[-1]}]", "yellow")]
+
+
+def pile_shown(pile: list[int]) -> list[int]:
+    """The cards of an open pile that are shown, bottom first, 0 for a long pile's middle."""
+    if len(pile) > PILE_SHOWN:
+        return [*pile[:PILE_BOTTOM], 0, *pile[-PILE_TOP:]]
+    return list(pile)
 
 
 def _stack(stack: list[int], show: bool) -> str:

@@ -24,10 +24,11 @@ import numpy as np
 from card_envs.core.checks import check_choice, check_int
 from card_envs.core.game import CardGame
 from card_envs.core.ranking import ranks_after_finishers
+from card_envs.core.view import TableView
 from card_envs.games.uno import cards as C
 from card_envs.games.uno import encoding as E
 from card_envs.games.uno import state as S
-from card_envs.games.uno import text
+from card_envs.games.uno import text, view
 from card_envs.games.uno.state import Challenge, LastMove, UnoState
 
 DEAL_SIZE = 7  # cards dealt to each player
@@ -493,3 +494,8 @@ class UnoGame(CardGame):
         if seat is not None:
             seat = check_int("seat", seat, 0, self.num_players - 1)
         return text.render(self, seat, color)
+
+    def table_view(self, seat: int | None = None) -> TableView:
+        if seat is not None:
+            seat = check_int("seat", seat, 0, self.num_players - 1)
+        return view.table_view(self, seat)

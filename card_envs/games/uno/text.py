@@ -35,8 +35,7 @@ class Style:
     color: bool = False
 
     def card(self, card: int) -> str:
-        colour = C.colour_of(card)
-        return paint(C.CODES[card], WILD_PAINT if colour is None else PAINTS[colour], self.color)
+        return paint(C.CODES[card], card_paint(card), self.color)
 
     def colour(self, colour: int) -> str:
         return paint(C.COLOUR_NAMES[colour], PAINTS[colour], self.color)
@@ -46,6 +45,12 @@ class Style:
 
 
 PLAIN = Style()
+
+
+def card_paint(card: int) -> str:
+    """The colour a card is shown in, as text and as a picture."""
+    colour = C.colour_of(card)
+    return WILD_PAINT if colour is None else PAINTS[colour]
 
 
 # ------------------------------------------------------------------ last move
@@ -88,7 +93,7 @@ def _played(game: UnoGame, s: UnoState, m: LastMove, draws: Draws, style: Style)
     parts += _missed_call(s, m)
     rank = C.rank_of(card)
     if rank == C.REVERSE and not _skips(game, card):
-        parts.append(f"play now goes {_direction(s)}")
+        parts.append(f"play now goes {direction(s)}")
     return parts + _skipped(game, s, m.turn) + _next_turn(game, s, draws, style)
 
 
@@ -172,7 +177,7 @@ def _next_turn(game: UnoGame, s: UnoState, draws: Draws, style: Style) -> list[s
 def render(game: UnoGame, seat: int | None, color: bool) -> str:
     """The table; ``seat`` None shows every hand, a seat only its own (others as counts)."""
     s, style = game.state_view(), Style(color)
-    lines = [_header(s, style), _decision(game, s, seat, style)]
+    lines = [_header(s, style), decision(game, s, seat, style)]
     lines += [_player(game, s, p, seat, style) for p in range(game.num_players)]
     lines.append(f"Last move: {last_move(game, style) or 'none yet'}")
     return "\n".join(lines)
@@ -182,18 +187,18 @@ def _header(s: UnoState, style: Style) -> str:
     colour = "not named yet" if s.colour is None else style.colour(s.colour)
     stack = f"stack: {s.pending} to draw" if s.pending else "no stack"
     return (
-        f"UNO, {s.num_players} players | top {style.card(s.top)} | colour {colour} | {_direction(s)}"
+        f"UNO, {s.num_players} players | top {style.card(s.top)} | colour {colour} | {direction(s)}"
         f" | {stack} | draw pile {len(s.draw_pile)}"
     )
 
 
-def _decision(game: UnoGame, s: UnoState, seat: int | None, style: Style) -> str:
+def decision(game: UnoGame, s: UnoState, seat: int | None, style: Style) -> str:
     """Who decides now and what, in words."""
     if s.winner is not None:
         ranks = game.final_ranks()
         order = sorted(range(game.num_players), key=lambda p: (ranks[p], p))
-        shown = ", ".join(f"{_ordinal(ranks[p])} {name(p)}" for p in order)
-        return f"Round over: {name(s.winner)} wins, scoring {game.score()}. Ranks: {shown}"
+        shown = ", ".join(f"{ordinal(ranks[p])} {name(p)}" for p in order)
+        return f"{round_over(game, s.winner)}. Ranks: {shown}"
     who = style.bold(name(game.current_player))
     if s.phase == "choose_colour":
         return f"{who} to choose a colour" + (" for the first card" if s.opening else "")
@@ -208,8 +213,13 @@ def _decision(game: UnoGame, s: UnoState, seat: int | None, style: Style) -> str
     return f"{who} to play a card or draw"
 
 
-def _player(game: UnoGame, s: UnoState, p: int, seat: int | None, style: Style) -> str:
-    """One seat: decider marker, card count, LETZTE, winner; the hand where this view may see it."""
+def round_over(game: UnoGame, winner: int) -> str:
+    """Who won the round and its score (the ranks follow in the text, on each seat in a picture)."""
+    return f"Round over: {name(winner)} wins, scoring {game.score()}"
+
+
+def player_tags(game: UnoGame, s: UnoState, p: int) -> list[str]:
+    """What the table says of a seat: card count, LETZTE, winner, points at the end."""
     size = s.hand_sizes[p]
     tags = [f"{size} card{'' if size == 1 else 's'}"]
     if size == 1 and s.called[p]:
@@ -220,6 +230,13 @@ def _player(game: UnoGame, s: UnoState, p: int, seat: int | None, style: Style) 
         tags.append("winner")
     if s.winner is not None:
         tags.append(f"{game.hand_points()[p]} points")
+    return tags
+
+
+def _player(game: UnoGame, s: UnoState, p: int, seat: int | None, style: Style) -> str:
+    """One seat: decider marker, card count, LETZTE, winner; the hand where this view may see it."""
+    size = s.hand_sizes[p]
+    tags = player_tags(game, s, p)
     if p == seat:
         tags.append("you")
     deciding = s.winner is None and p == game.current_player
@@ -231,7 +248,7 @@ def _player(game: UnoGame, s: UnoState, p: int, seat: int | None, style: Style) 
 
 
 # -------------------------------------------------------------------- helpers
-def _direction(s: UnoState) -> str:
+def direction(s: UnoState) -> str:
     return "clockwise" if s.direction == 1 else "counter-clockwise"
 
 
@@ -252,7 +269,7 @@ def _stack_choices(game: UnoGame, s: UnoState, style: Style) -> str:
     return choices[0] if len(choices) == 1 else ", ".join(choices[:-1]) + " or " + choices[-1]
 
 
-def _ordinal(rank: int) -> str:
+def ordinal(rank: int) -> str:
     suffix = {1: "st", 2: "nd", 3: "rd"}.get(rank, "th")
     return f"{rank}{suffix}"
 

@@ -10,6 +10,8 @@ import sys
 import time
 from pathlib import Path
 
+import gymnasium
+import numpy as np
 import pytest
 
 from agents import make_policy
@@ -151,3 +153,36 @@ def test_watch_command_plays_a_game():
     assert "game over:" in done.stdout
     done = run_module("card_envs.watch", "--pace", "-1")
     assert done.returncode == 2 and "--pace must be >= 0" in done.stderr
+
+
+def test_human_mode_shows_the_deal_and_every_opponent_move(capsys):
+    from tests.test_generic_envs import GYM_IDS, aec_module
+
+    env = aec_module("uno").env(render_mode="human", num_players=3)
+    env.reset(seed=1)
+    assert "Last move: none yet" in capsys.readouterr().out  # the deal, before any move
+    single = gymnasium.make(GYM_IDS["uno"], opponents="rule", render_mode="human", learner_seat=0).unwrapped
+    single.reset(seed=2)
+    capsys.readouterr()
+    single.step(int(np.flatnonzero(single.action_masks())[0]))
+    shown = capsys.readouterr().out
+    opponent_lines = [
+        line for line in shown.splitlines() if line.startswith(("player_1 ", "player_2 ", "player_3 "))
+    ]
+    assert opponent_lines, "each opponent's move is shown as a line"
+    assert "\033[" not in shown  # captured output is not a terminal: no colour
+
+
+def test_render_seat_hides_the_other_hands():
+    from tests.test_generic_envs import aec_module
+
+    full = aec_module("uno").env(render_mode="ansi")
+    mine = aec_module("uno").env(render_mode="ansi", render_seat=1)
+    full.reset(seed=3)
+    mine.reset(seed=3)
+    hands = {line.split(":")[0]: line for line in full.render().splitlines() if line[2:9] == "player_"}
+    seen = mine.render()
+    assert hands["  player_1 (7 cards)"].split(": ")[1] in seen
+    assert hands["> player_0 (7 cards)"].split(": ")[1] not in seen
+    with pytest.raises(ValueError, match="seat"):
+        aec_module("uno").env(render_seat=4)

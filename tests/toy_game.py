@@ -101,11 +101,11 @@ class ClimbGame(CardGame):
     def describe_action(self, action: int) -> str:
         return "draw" if action == DRAW else f"play a {action}"
 
-    def render_text(self, seat: int | None = None, color: bool = False) -> str:
+    def _render_text(self, seat: int | None, color: bool) -> str:
         hands = self.hands if seat is None else [h if p == seat else sum(h) for p, h in enumerate(self.hands)]
         return f"pile {self.pile} deck {len(self.deck)} hands {hands} phase {self._phase}"
 
-    def table_view(self, seat: int | None = None) -> TableView:
+    def _table_view(self, seat: int | None) -> TableView:
         def hand(p: int) -> list[Card]:
             values = [v for v in range(VALUES) for _ in range(self.hands[p][v])]
             return (

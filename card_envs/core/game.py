@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 from abc import ABC, abstractmethod
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import numpy as np
@@ -322,7 +323,6 @@ class CardGame(ABC):
             self.observe(seat)
         self.render_text()
 
-    @abstractmethod
     def render_text(self, seat: int | None = None, color: bool = False) -> str:
         """The table as text a person can follow, ending with the :meth:`last_move` line.
 
@@ -330,16 +330,26 @@ class CardGame(ABC):
         that player may see, other hands as counts. ``color`` adds ANSI
         colours (:mod:`card_envs.core.colors`) for a terminal.
         """
+        return self._render_text(self._view_seat(seat), color)
+
+    def table_view(self, seat: int | None = None) -> TableView | None:
+        """The table as data for the picture renderer (``render_mode="rgb_array"``): zones of
+        cards as ``seat`` sees them (None: everything), the last move as the footer. None
+        for a game without :meth:`_table_view`: the picture then shows the text."""
+        view = self._table_view(self._view_seat(seat))
+        return None if view is None else replace(view, footer=self.last_move_line())
+
+    def last_move_line(self) -> str:
+        """The last line of every table, text or picture."""
+        return f"Last move: {self.last_move() or 'none yet'}"
+
+    def _view_seat(self, seat: int | None) -> int | None:
+        return None if seat is None else check_int("seat", seat, 0, self.num_players - 1)
 
     def last_move(self) -> str:
         """One line on the last action and what it caused (cards drawn, penalties, chips
         returned, a knock right or wrong); "" before the first action."""
         return ""
-
-    def table_view(self, seat: int | None = None) -> TableView | None:
-        """The table as data for the picture renderer (``render_mode="rgb_array"``): cards as
-        zones, what ``seat`` may see (None: everything). None (the default): draw the text."""
-        return None
 
     def legend(self) -> str:
         """What the card codes of :meth:`render_text` and :meth:`describe_action` mean."""
@@ -374,3 +384,11 @@ class CardGame(ABC):
     @abstractmethod
     def _apply(self, action: int) -> None:
         """Apply a legal action (already checked)."""
+
+    @abstractmethod
+    def _render_text(self, seat: int | None, color: bool) -> str:
+        """:meth:`render_text` for a checked seat (or None)."""
+
+    def _table_view(self, seat: int | None) -> TableView | None:
+        """:meth:`table_view` for a checked seat, without the footer; None: draw the text."""
+        return None

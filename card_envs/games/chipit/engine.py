@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from card_envs.core.checks import check_choice, check_seat
+from card_envs.core.checks import check_choice
 from card_envs.core.game import CardGame
 from card_envs.core.ranking import ranks_after_finishers
 from card_envs.core.view import TableView
@@ -353,14 +353,10 @@ class ChipItGame(CardGame):
             )
 
     # ------------------------------------------------------------------ text
-    def render_text(self, seat: int | None = None, color: bool = False) -> str:
-        if seat is not None:
-            seat = check_seat("seat", seat, self.num_players)
+    def _render_text(self, seat: int | None, color: bool) -> str:
         return text.render(self.table, seat, color)
 
-    def table_view(self, seat: int | None = None) -> TableView:
-        if seat is not None:
-            seat = check_seat("seat", seat, self.num_players)
+    def _table_view(self, seat: int | None) -> TableView:
         return view.table_view(self.table, seat)
 
     def last_move(self) -> str:

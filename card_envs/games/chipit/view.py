@@ -20,8 +20,7 @@ def table_view(table: Table, seat: int | None) -> TableView:
     """Header, what is to beat and the play being built, one zone per seat, the last move."""
     centre = [_to_beat(table), _building(table, table.build)]
     players = [_player(table, p, seat) for p in range(table.num_players)]
-    footer = f"Last move: {text.last_move(table) or 'none yet'}"
-    return TableView(text.header(table, False), centre, players, footer)
+    return TableView(text.header(table, False), centre, players)
 
 
 def card(t: int, chips: int) -> Card:

@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from card_envs.core.checks import check_choice, check_int
+from card_envs.core.checks import check_choice
 from card_envs.core.game import CardGame
 from card_envs.core.view import TableView
 from card_envs.games.tock import state as S
@@ -372,14 +372,10 @@ class TockGame(CardGame):
     def describe_action(self, action: int) -> str:
         return text.describe_action(self.table, int(action))
 
-    def render_text(self, seat: int | None = None, color: bool = False) -> str:
-        if seat is not None:
-            seat = check_int("seat", seat, 0, self.num_players - 1)
+    def _render_text(self, seat: int | None, color: bool) -> str:
         return text.render(self.table, seat, color)
 
-    def table_view(self, seat: int | None = None) -> TableView:
-        if seat is not None:
-            seat = check_int("seat", seat, 0, self.num_players - 1)
+    def _table_view(self, seat: int | None) -> TableView:
         return view.table_view(self.table, seat)
 
     def last_move(self) -> str:

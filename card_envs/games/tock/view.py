@@ -18,8 +18,7 @@ def table_view(table: Table, seat: int | None) -> TableView:
     """Header, the centre rows and the supply, one zone per seat with its open pile, the last move."""
     header = f"Tock, {table.num_players} players | {text.decision(table)}"
     players = [_player(table, p, seat) for p in range(table.num_players)]
-    footer = f"Last move: {text.last_move(table) or 'none yet'}"
-    return TableView(header, [_rows(table), _supply(table, seat)], players, footer)
+    return TableView(header, [_rows(table), _supply(table, seat)], players)
 
 
 def _rows(table: Table) -> Zone:

@@ -490,12 +490,8 @@ class UnoGame(CardGame):
             missed_call_penalty=self.missed_call_penalty,
         )
 
-    def render_text(self, seat: int | None = None, color: bool = False) -> str:
-        if seat is not None:
-            seat = check_int("seat", seat, 0, self.num_players - 1)
+    def _render_text(self, seat: int | None, color: bool) -> str:
         return text.render(self, seat, color)
 
-    def table_view(self, seat: int | None = None) -> TableView:
-        if seat is not None:
-            seat = check_int("seat", seat, 0, self.num_players - 1)
+    def _table_view(self, seat: int | None) -> TableView:
         return view.table_view(self, seat)

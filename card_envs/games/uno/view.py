@@ -22,8 +22,7 @@ def table_view(game: UnoGame, seat: int | None) -> TableView:
     header = f"UNO, {s.num_players} players | {text.direction(s)} | {decision}"
     ranks = None if s.winner is None else game.final_ranks()
     players = [_player(game, s, p, seat, ranks) for p in range(game.num_players)]
-    footer = f"Last move: {text.last_move(game) or 'none yet'}"
-    return TableView(header, [_top(s), _draw_pile(s)], players, footer)
+    return TableView(header, [_top(s), _draw_pile(s)], players)
 
 
 def card(t: int) -> Card:

@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 pytest.importorskip("torchrl")
-pytestmark = pytest.mark.slow
 
 from torchrl.envs.utils import check_env_specs
 
 from card_envs.integrations.torchrl import GROUP, TorchRLPolicy, acting_rows, make_actor_critic, make_env
 from card_envs.tournament import tournament
 
+pytestmark = pytest.mark.slow
 GAMES = ["chipit", "tock", "uno"]
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "torchrl_ppo.py"
 

@@ -150,6 +150,8 @@ def test_watch_command_plays_a_game():
     done = run_module("card_envs.watch", "--game", "chipit", "--agents", "rule,random,rule", "--pace", "0")
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("player_0: rule, player_1: random, player_2: rule")
+    legend = run_module("card_envs.watch", "--game", "uno", "--pace", "0", "--legend").stdout
+    assert legend.startswith(game_class("uno")().legend())
     assert "game over:" in done.stdout
     done = run_module("card_envs.watch", "--pace", "-1")
     assert done.returncode == 2 and "--pace must be >= 0" in done.stderr

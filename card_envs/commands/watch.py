@@ -40,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--pace", type=float, default=1.0, help="seconds between moves (default: 1)")
     parser.add_argument("--step", action="store_true", help="wait for Enter between moves")
     parser.add_argument("--seat", type=int, default=None, help="show this seat's view (default: every hand)")
+    parser.add_argument("--legend", action="store_true", help="explain the card codes first")
     parser.add_argument("--no-color", action="store_true", help="plain text (also: NO_COLOR=1)")
     return parser
 
@@ -61,6 +62,8 @@ def main(argv: list[str] | None = None) -> None:
         check_seat_argument(parser, args.seat, game)
     policies, names = policies_for(parser, specs, game)
     color = not args.no_color and use_color(sys.stdout)
+    if args.legend:
+        print(game.legend(), end="\n\n")
     step = input if args.step else None
     try:
         watch(game, policies, args.seed, pace=args.pace, step=step, seat=args.seat, color=color, names=names)

@@ -27,7 +27,10 @@ HAND_SIZE: dict[str, Callable[[Any, int], int]] = {
     "uno": lambda game, p: game.hand_sizes[p],
     "chipit": lambda game, p: game.table.hand_sizes[p],
 }
-CASES = [(game, n) for game in GAMES for n in (2, game_class(game).max_players)]
+#: every game at 2 players, and at its largest table under ``slow`` (a long game: many frames)
+CASES = [(game, 2) for game in GAMES] + [
+    pytest.param(game, game_class(game).max_players, marks=pytest.mark.slow) for game in GAMES
+]
 
 
 def make_env(game: str, num_players: int, render_seat: int | None = None) -> Any:

@@ -11,39 +11,11 @@ import re
 import numpy as np
 import pytest
 
-from card_envs.games.uno import cards as C
 from card_envs.games.uno import encoding as E
 from card_envs.games.uno.engine import UnoGame
+from tests.test_uno_rules import colour, game_from, play
 
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
-
-
-def play(card: str, call: bool = False) -> int:
-    return (E.PLAY_CALL if call else E.PLAY) + C.parse_card(card)
-
-
-def colour(letter: str) -> int:
-    return E.CHOOSE_COLOUR + C.COLOURS.index(letter)
-
-
-def game_from(num_players: int = 4, **state_and_rules) -> UnoGame:
-    """A game in a known state: top R5 (red), player_0 on turn, filler hands unless given."""
-    rules = {k: state_and_rules.pop(k) for k in list(state_and_rules) if k in UnoGame(2).rules}
-    game = UnoGame(num_players, **rules)
-    game.reset(seed=0)
-    state = {
-        "game": "uno",
-        "num_players": num_players,
-        "phase": "play",
-        "turn_player": 0,
-        "hands": [[f"{'GYB'[p % 3]}{rank}" for rank in (5, 6, 7)] for p in range(num_players)],
-        "draw_pile": ["B1", "B2", "B3", "B4", "B5", "B6", "B7", "B8"],
-        "discard_pile": ["R5"],
-        "colour": "R",
-    }
-    state.update(state_and_rules)
-    game.load_state_dict(state)
-    return game
 
 
 def lines_after(game: UnoGame, *actions: int) -> list[str]:

@@ -37,6 +37,7 @@ from card_envs.training import TrainSettings, train
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = 4
+CURVE = "evaluations.csv"
 
 
 def lineups(game: str, agent: str) -> dict[str, list[str]]:
@@ -78,39 +79,50 @@ def command_line(settings: TrainSettings) -> str:
     return (
         f"python train.py --game {settings.game} --players {settings.num_players}"
         f" --opponents {','.join(settings.opponents)} --timesteps {settings.timesteps}"
-        f" --max-minutes {settings.max_minutes:g} --seed {settings.seed}"
+        + (f" --max-minutes {settings.max_minutes:g}" if settings.max_minutes else "")
+        + f" --seed {settings.seed}"
         f" --eval-every {settings.eval_every} --eval-games {settings.eval_games}"
+        + (f" --init-from {Path(settings.init_from).relative_to(ROOT)}" if settings.init_from else "")
     )
 
 
 def bench_game(game: str, args: argparse.Namespace, runs: Path, out_dir: Path) -> dict[str, Any]:
-    """Train both agents of ``game`` into ``runs``, evaluate them; plots go to ``out_dir``."""
-    base = TrainSettings(
+    """Train the agents of ``game`` into ``runs``, evaluate them; plots go to ``out_dir``.
+
+    A curriculum with a control: a start run (the teacher imitated, then PPO against
+    rule-based players) for half the budget; from it, the rule-trained agent goes on against
+    rule-based players and the self-play agent against its own snapshots and two rule-based
+    players, each for as many PPO steps as the start run made. Both agents get the same
+    steps, so the league between them judges what self-play adds.
+    """
+    first = TrainSettings(
         game=game,
         num_players=PLAYERS,
         timesteps=args.steps,
-        max_minutes=args.minutes,
+        max_minutes=args.minutes / 2,
         seed=args.seed,
         eval_every=args.eval_every,
         eval_games=args.curve_games,
         imitation_steps=args.imitation_steps,
     )
-    selfplay = replace(base, opponents=["self", "rule", "rule"])
-    out: dict[str, Any] = {"game": game, "bench": " ".join(args.argv), "settings": base.as_json()}
-    budget = f"{args.minutes:g} minutes or {args.steps:,} steps"
-    print(f"== {game}: training against rule-based players ({budget})", flush=True)
-    out["train_rule"] = train_run(base, runs / f"{game}-rule", args.evaluate_only)
-    print(f"== {game}: training with self-play ({budget})", flush=True)
-    out["train_self"] = train_run(selfplay, runs / f"{game}-self", args.evaluate_only)
+    out: dict[str, Any] = {"game": game, "bench": " ".join(args.argv), "settings": first.as_json()}
+    print(f"== {game}: start, against rule-based players ({args.minutes / 2:g} minutes)", flush=True)
+    start_dir = runs / f"{game}-start"
+    out["train_start"] = train_run(first, start_dir, args.evaluate_only)
+    go_on = replace(first, timesteps=out["train_start"]["steps"], max_minutes=None, init_from=str(start_dir))
+    for name, opponents in (("rule", ["rule"]), ("self", ["self", "rule", "rule"])):
+        print(f"== {game}: {name}, {go_on.timesteps:,} more steps against {','.join(opponents)}", flush=True)
+        settings = replace(go_on, opponents=opponents)
+        out[f"train_{name}"] = train_run(settings, runs / f"{game}-{name}", args.evaluate_only)
     agent = f"greedy:{runs / f'{game}-rule'}"
     results: dict[str, TournamentResult] = {}
     for name, entries in lineups(game, agent).items():
         players = [("agent", agent, args.eval_games), ("baseline", "rule", args.baseline_games)]
-        if name == "rule" and base.imitated() not in ("", "rule"):  # "rule" is the baseline already
-            players.append(("teacher", base.imitated(), args.baseline_games))
-        for who, first, games in players:
+        if name == "rule" and first.imitated() not in ("", "rule"):  # "rule" is the baseline already
+            players.append(("teacher", first.imitated(), args.baseline_games))
+        for who, entry, games in players:
             print(f"== {game}: {who} vs {name} ({games} games)", flush=True)
-            results[f"{who} vs {name}"] = tournament(game, [first, *entries[1:]], games, seed=args.seed + 1)
+            results[f"{who} vs {name}"] = tournament(game, [entry, *entries[1:]], games, seed=args.seed + 1)
     league = [agent, f"greedy:{runs / f'{game}-self'}", "rule", "rule"]
     print(f"== {game}: league ({args.eval_games} games)", flush=True)
     results["league"] = tournament(game, league, args.eval_games, seed=args.seed + 2)
@@ -119,7 +131,8 @@ def bench_game(game: str, args: argparse.Namespace, runs: Path, out_dir: Path) -
         [results["agent vs rule"], results["agent vs other knobs"], results["league"]],
         out_dir / f"{game}-win_rates.png",
     )
-    plot_learning_curve(runs / f"{game}-rule" / "evaluations.csv", out_dir / f"{game}-curve.png")
+    curves = {name: [start_dir / CURVE, runs / f"{game}-{name}" / CURVE] for name in ("rule", "self")}
+    plot_learning_curve(curves, out_dir / f"{game}-curve.png")
     return out
 
 
@@ -145,18 +158,26 @@ def game_section(game: dict[str, Any]) -> list[str]:
         "",
         f"`python bench/learning.py {game['bench']}`".replace(" `", "`"),
         "",
-        "| training | teacher (held-out accuracy) | PPO steps | minutes (imitation included)"
-        " | PPO steps/s over the run | command |",
+        "| run | starts from | PPO steps | minutes | PPO steps/s over the run | command |",
         "|---|---|---|---|---|---|",
     ]
-    for key in ("train_rule", "train_self"):
+    for key in ("train_start", "train_rule", "train_self"):
+        if key not in game:  # a game benchmarked before the start run existed
+            continue
         t = game[key]
         imitation = t.get("imitation")
-        teacher = f"`{t['teacher']}` ({imitation['accuracy']:.1%})" if imitation else "none"
+        if "--init-from" in t["command"]:
+            begins = "the start run"
+        elif imitation:
+            begins = f"`{t['teacher']}` imitated ({imitation['accuracy']:.1%} held-out accuracy)"
+        else:
+            begins = "random play"
         lines.append(
-            f"| {key.removeprefix('train_')} | {teacher} | {t['steps']:,} | {t['seconds'] / 60:.1f}"
+            f"| {key.removeprefix('train_')} | {begins} | {t['steps']:,} | {t['seconds'] / 60:.1f}"
             f" | {t['steps_per_s']:,.0f} | `{t['command']}` |"
         )
+    if "train_start" not in game:
+        lines += ["", "(Benchmarked before the start run: both agents began from the teacher.)"]
     lines += [
         "",
         "| line-up | who | games | win rate | mean reward | mean rank |",
@@ -168,7 +189,7 @@ def game_section(game: dict[str, Any]) -> list[str]:
             lines.append(f"| vs 3 {opponents} | {who} | {row(result['agents'][0])} |")
     lines += [
         "",
-        "League (rule-trained agent, self-play agent, two rule-based players):",
+        "League (the rule-trained agent, the self-play agent, two rule-based players):",
         "",
         "| agent | games | win rate | mean reward | mean rank | rating |",
         "|---|---|---|---|---|---|",

@@ -73,8 +73,8 @@ class TimeLimit(BaseCallback):
 class EvaluationLog(BaseCallback):
     """Every ``eval_every`` steps (and at the end): the model, playing its most probable
     legal action, in a rotating seat against the rule-based players at their default knobs,
-    one row of ``evaluations.csv`` each. A run that starts by imitating a teacher gets a row
-    at step 0 too: where PPO started from."""
+    one row of ``evaluations.csv`` each. A run that starts from a trained network (imitated or
+    continued) gets a row at step 0 too: where PPO started from."""
 
     COLUMNS = (
         "steps",
@@ -97,7 +97,7 @@ class EvaluationLog(BaseCallback):
     def _on_training_start(self) -> None:
         with self.path.open("w", newline="") as file:
             csv.writer(file).writerow(self.COLUMNS)
-        if self.settings.imitated():
+        if self.settings.starts_trained():
             self.evaluate()
 
     def _on_step(self) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from card_envs.tournament import TournamentResult
@@ -71,22 +71,38 @@ def plot_win_rates(results: Sequence[TournamentResult], path: Path) -> Path:
     return path
 
 
-def plot_learning_curve(curve: Path, path: Path) -> Path:
-    """The mean reward against the rule-based players over a run (its evaluations.csv)."""
+def read_curve(segments: Sequence[Path]) -> list[dict[str, float]]:
+    """The rows of one run's evaluations.csv, or of runs that continue one another
+    (``train.py --init-from``) chained: each later run's steps count on from the last row of
+    the one before, and its step-0 row (the same network) is left out."""
+    rows: list[dict[str, float]] = []
+    for segment in segments:
+        offset = rows[-1]["steps"] if rows else 0.0
+        with segment.open() as file:
+            for row in csv.DictReader(file):
+                point = {key: float(value) for key, value in row.items()}
+                if rows and point["steps"] == 0:
+                    continue
+                rows.append({**point, "steps": point["steps"] + offset})
+    return rows
+
+
+def plot_learning_curve(curves: Path | Mapping[str, Sequence[Path]], path: Path) -> Path:
+    """The mean reward against the rule-based players over a run (its evaluations.csv), or
+    over several labelled runs, each a chain of runs that continue one another."""
     import matplotlib.pyplot as plt
 
-    with curve.open() as file:
-        rows = list(csv.DictReader(file))
-    steps = [int(r["steps"]) for r in rows]
-    mean = [float(r["mean_reward"]) for r in rows]
-    low = [float(r["reward_low"]) for r in rows]
-    high = [float(r["reward_high"]) for r in rows]
+    if isinstance(curves, Path):
+        curves = {"mean rank reward": [curves]}
     fig, ax = plt.subplots(figsize=(6, 4))
-    ax.plot(steps, mean, marker="o", label="mean rank reward")
-    ax.fill_between(steps, low, high, alpha=0.25, label="95% CI")
+    for label, segments in curves.items():
+        rows = read_curve(segments)
+        steps = [r["steps"] for r in rows]
+        ax.plot(steps, [r["mean_reward"] for r in rows], marker="o", label=label)
+        ax.fill_between(steps, [r["reward_low"] for r in rows], [r["reward_high"] for r in rows], alpha=0.2)
     ax.axhline(0, color="grey", linestyle="--", label="equal share")
     ax.set_xlabel("training steps")
-    ax.set_ylabel("mean reward vs rule-based players")
+    ax.set_ylabel("mean reward vs rule-based players (95% CI)")
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=100)

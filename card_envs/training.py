@@ -33,7 +33,7 @@ from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
 from agents.envs import make_env
-from agents.model import MODEL_FILE, SETTINGS_FILE
+from agents.model import MODEL_FILE, SETTINGS_FILE, ModelPolicy, model_path
 from agents.networks import ScaledObservation
 from agents.specs import make_policy
 from card_envs.callbacks import EvaluationLog, ProgressLines, SelfPlaySnapshots, TimeLimit
@@ -106,6 +106,9 @@ class TrainSettings:
     scale_observations: bool = True
     #: stop after this many minutes of wall time (imitation included), even before ``timesteps``
     max_minutes: float | None = None
+    #: a trained run (directory or .zip) whose network this run continues from, instead of
+    #: imitating a teacher: a curriculum, e.g. rule-based opponents first, then self-play
+    init_from: str = ""
 
     def check(self) -> None:
         """Raise ValueError with one sentence for the first nonsense setting, before any work."""
@@ -140,6 +143,8 @@ class TrainSettings:
         make_env(**self.env_kwargs(), opponents=[s if s != "self" else "random" for s in self.seats()])
         if self.imitated():
             make_policy(self.imitated(), self.game, engine.num_players)
+        if self.init_from:
+            ModelPolicy(self.init_from).check_table(engine)
 
     def resolved(self, name: str) -> Any:
         """A setting as the run uses it: the value given, else the game's default, else the general one."""
@@ -149,8 +154,12 @@ class TrainSettings:
         return GAME_DEFAULTS.get(self.game, {}).get(name, GENERAL_DEFAULTS.get(name))
 
     def imitated(self) -> str:
-        """The teacher's spec, or "" for no imitation."""
-        return str(self.resolved("teacher"))
+        """The teacher's spec, or "" for no imitation (a run that continues another imitates nothing)."""
+        return "" if self.init_from else str(self.resolved("teacher"))
+
+    def starts_trained(self) -> bool:
+        """Whether PPO starts from a trained network (imitated, or continued from a run)."""
+        return bool(self.imitated() or self.init_from)
 
     def seats(self) -> list[str]:
         """One opponent spec per other seat."""
@@ -164,7 +173,7 @@ class TrainSettings:
 
     def ppo_settings(self) -> dict[str, Any]:
         game = {k: v for k, v in GAME_DEFAULTS.get(self.game, {}).items() if k in DEFAULT_PPO}
-        fine_tuning = FINE_TUNING_PPO if self.imitated() else {}
+        fine_tuning = FINE_TUNING_PPO if self.starts_trained() else {}
         return {**DEFAULT_PPO, **fine_tuning, **game, **self.ppo}
 
     def env_kwargs(self) -> dict[str, Any]:
@@ -272,6 +281,8 @@ def train(
         )
         if settings.imitated():
             warm_start(model, settings, env_kwargs, run_dir)
+        if settings.init_from:
+            continue_from(model, settings.init_from)
         bar = sys.stdout.isatty() if progress is None else progress
         callbacks: list[BaseCallback] = [ProgressLines(settings.timesteps, quiet=bar)]
         if settings.max_minutes is not None:
@@ -321,6 +332,18 @@ def warm_start(
     )
     if run_dir is not None:
         (run_dir / "imitation.json").write_text(json.dumps(asdict(result), indent=2) + "\n")
+
+
+def continue_from(model: MaskablePPO, source: str | Path) -> None:
+    """Start ``model`` from the network of the run at ``source`` (same game and table,
+    checked by TrainSettings.check; the network's layers must match too)."""
+    trained = MaskablePPO.load(model_path(source), device="cpu")
+    try:
+        model.policy.load_state_dict(trained.policy.state_dict())
+    except RuntimeError as error:
+        first = str(error).splitlines()[1].strip() if "\n" in str(error) else str(error)
+        raise ValueError(f"the network of {source} does not fit this run's network: {first}") from None
+    print(f"continuing from {source}", flush=True)
 
 
 def _has_tensorboard() -> bool:

@@ -61,6 +61,32 @@ def test_self_play_sends_snapshots_into_the_env_workers(tmp_path):
     assert pool.snapshots == ["b", "c"]
 
 
+def test_a_run_continues_from_another_run_and_refuses_one_of_another_table(tmp_path):
+    first = TrainSettings(game="tock", num_players=3, timesteps=64, envs=1, ppo=TINY_PPO, **FAST_RUN)
+    before = train_model(first, tmp_path / "first", progress=False)
+    settings = TrainSettings(
+        game="tock",
+        num_players=3,
+        opponents=["self", "rule"],
+        timesteps=64,
+        envs=1,
+        ppo={**TINY_PPO, "learning_rate": 0.0},
+        init_from=str(tmp_path / "first"),
+        **FAST_RUN,
+    )
+    after = train_model(settings, tmp_path / "second", progress=False)
+    for name, weights in before.policy.state_dict().items():  # learning rate 0: nothing moved
+        assert np.array_equal(weights.numpy(), after.policy.state_dict()[name].numpy()), name
+    rows = (tmp_path / "second" / "evaluations.csv").read_text().splitlines()
+    assert rows[1].startswith("0,")  # where the continued run started
+    assert settings.ppo_settings()["ent_coef"] == 0.001  # fine-tuning settings, as after imitation
+    with pytest.raises(ValueError, match=r"trained for 3-player tock .* this table is 3-player uno"):
+        TrainSettings(game="uno", num_players=3, init_from=str(tmp_path / "first")).check()
+    with pytest.raises(ValueError, match="does not fit"):
+        wider = {**TINY_PPO, "net_arch": [16]}
+        train_model(TrainSettings(**{**settings.__dict__, "ppo": wider}), None, progress=False)
+
+
 def test_self_play_pool_plays_its_snapshots_with_the_env_generator():
     settings = TrainSettings(game="uno", num_players=2, timesteps=64, envs=1, ppo=TINY_PPO, **FAST_RUN)
     model = train_model(settings, None, progress=False)

@@ -61,6 +61,13 @@ def build_parser() -> argparse.ArgumentParser:
         " (default: per game, see docs/learning.md)",
     )
     parser.add_argument(
+        "--init-from",
+        default="",
+        metavar="RUN",
+        help="continue from the network of a trained run (directory or .zip) instead of imitating"
+        " a teacher, e.g. self-play after training against rule-based players",
+    )
+    parser.add_argument(
         "--imitation-steps", type=int, default=None, help="teacher decisions to imitate (default: per game)"
     )
     parser.add_argument(
@@ -118,6 +125,7 @@ def main(argv: list[str] | None = None) -> None:
         imitation_steps=args.imitation_steps,
         imitation_epochs=args.imitation_epochs,
         max_minutes=args.max_minutes,
+        init_from=args.init_from,
     )
     out = args.out or free_run_dir(Path("runs") / f"{args.game}-{args.players}p")
     try:

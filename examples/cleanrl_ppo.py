@@ -32,7 +32,9 @@ from card_envs.tournament import tournament
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--game", default="uno", help="uno, tock or chipit")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--opponents", default="rule", help="a spec for every other seat: rule, random, ...")
@@ -49,7 +51,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--ent-coef", type=float, default=0.01)
     parser.add_argument("--vf-coef", type=float, default=0.5)
     parser.add_argument("--max-grad-norm", type=float, default=0.5)
-    parser.add_argument("--eval-games", type=int, default=200, help="games against rule-based players at the end")
+    parser.add_argument("--eval-games", type=int, default=200, help="final games vs rule players")
     parser.add_argument("--seed", type=int, default=0)
     return parser.parse_args(argv)
 
@@ -68,7 +70,9 @@ class Agent(nn.Module):
         super().__init__()
         size = int(np.prod(observation_space.shape))
         self.register_buffer("scale", torch.as_tensor(1.0 / np.maximum(observation_space.high, 1.0)))
-        self.critic = nn.Sequential(layer(size, 256), nn.Tanh(), layer(256, 256), nn.Tanh(), layer(256, 1, 1.0))
+        self.critic = nn.Sequential(
+            layer(size, 256), nn.Tanh(), layer(256, 256), nn.Tanh(), layer(256, 1, 1.0)
+        )
         self.actor = nn.Sequential(
             layer(size, 256), nn.Tanh(), layer(256, 256), nn.Tanh(), layer(256, num_actions, 0.01)
         )
@@ -144,7 +148,7 @@ def train(args: argparse.Namespace) -> tuple[Agent, dict[str, float]]:
             next_obs, next_mask = torch.as_tensor(obs, dtype=torch.float32), masks(envs)
             if "final_info" in info:  # the true rank reward of each game that ended (shaping aside)
                 ended = info["final_info"]
-                recent += [float(r) for r, e in zip(ended["rank_reward"], ended["_rank_reward"]) if e]
+                recent += [float(r) for r in ended["rank_reward"][ended["_rank_reward"]]]
         finals += recent
         with torch.no_grad():  # generalised advantage estimation, bootstrapped from the last value
             advantages = torch.zeros(shape)
@@ -191,7 +195,8 @@ def train(args: argparse.Namespace) -> tuple[Agent, dict[str, float]]:
 def main(argv: list[str] | None = None) -> None:
     args = parse_args(argv)
     agent, stats = train(args)
-    print(f"{stats['steps']:,} steps in {stats['seconds']:.0f} s: {stats['steps'] / stats['seconds']:,.0f} steps/s")
+    rate = stats["steps"] / stats["seconds"]
+    print(f"{stats['steps']:,} steps in {stats['seconds']:.0f} s: {rate:,.0f} steps/s")
     lineup = [GreedyAgent(agent), *["rule"] * (args.players - 1)]
     print(tournament(args.game, lineup, args.eval_games, seed=args.seed, workers=1).table())
 

@@ -4,19 +4,20 @@
     python bench/learning.py --game chipit --minutes 25 --baseline-games 1000
     python bench/learning.py --quick              # a smoke run of the whole pipeline (minutes)
 
-Per game: a MaskablePPO agent trained against three rule-based players at their default
-knobs, and a self-play agent (one self-play seat, two rule-based ones); each trained with the
-game's defaults (card_envs.training.GAME_DEFAULTS: a teacher to imitate first, then PPO) for
---minutes of wall time (imitation included) or --steps, whichever ends first. Then, in
-4-player games with seats rotated, the rule-trained agent (playing its most probable legal
-action) against three rule-based players, three random players and rule-based players with
-other knobs (the game spec's knob_mix), each next to a rule-based player in the same seats
-as the baseline; and a head-to-head league of both agents with two rule-based players.
-Every figure is the true rank reward with 95% intervals.
+Per game (4 players, or --players): a start run with the game's defaults
+(card_envs.training.GAME_DEFAULTS: a teacher to imitate first, then PPO against rule-based
+players at their default knobs) for half of --minutes (imitation included) or --steps,
+whichever ends first. From it, for as many PPO steps as it made, the rule-trained agent goes
+on against rule-based players and the self-play agent against its own snapshots in one seat
+and rule-based players in the others. Then, with seats rotated, the rule-trained agent
+(playing its most probable legal action) against rule-based players, random players and
+rule-based players with other knobs (the game spec's knob_mix), each next to a rule-based
+player in the same seats as the baseline; and a head-to-head league of both agents with
+rule-based players. Every figure is the true rank reward with 95% intervals.
 
-Each game's numbers go to docs/results/<game>.json as soon as that game is done, and
-docs/results.md is rewritten from every game's file there, so games can be run one at a
-time (a game run again replaces its own numbers only).
+Each table's numbers go to docs/results/<game>[-<N>p].json as soon as it is done, and
+docs/results.md is rewritten from every file there, so games can be run one at a time (a
+table run again replaces its own numbers only).
 """
 
 from __future__ import annotations
@@ -36,17 +37,24 @@ from card_envs.tournament import TournamentResult, tournament
 from card_envs.training import TrainSettings, train
 
 ROOT = Path(__file__).resolve().parent.parent
-PLAYERS = 4
+PLAYERS = 4  # the default table; --players picks another
 CURVE = "evaluations.csv"
 
 
-def lineups(game: str, agent: str) -> dict[str, list[str]]:
-    mix = [rule_spec(dict(knobs)) for knobs in game_spec(game).knob_mix] or ["rule"] * (PLAYERS - 1)
+def lineups(game: str, agent: str, players: int) -> dict[str, list[str]]:
+    others = players - 1
+    mix = [rule_spec(dict(knobs)) for knobs in game_spec(game).knob_mix] or ["rule"]
     return {
-        "rule": [agent, *["rule"] * (PLAYERS - 1)],
-        "random": [agent, *["random"] * (PLAYERS - 1)],
-        "other knobs": [agent, *mix[: PLAYERS - 1]],
+        "rule": [agent, *["rule"] * others],
+        "random": [agent, *["random"] * others],
+        "other knobs": [agent, *(mix * others)[:others]],
     }
+
+
+def table_name(game: str, players: int) -> str:
+    """The name of a benchmarked table in file and run names: the game, with the player
+    count unless it is the default 4."""
+    return game if players == PLAYERS else f"{game}-{players}p"
 
 
 def train_run(settings: TrainSettings, out: Path, reuse: bool = False) -> dict[str, Any]:
@@ -95,9 +103,10 @@ def bench_game(game: str, args: argparse.Namespace, runs: Path, out_dir: Path) -
     players, each for as many PPO steps as the start run made. Both agents get the same
     steps, so the league between them judges what self-play adds.
     """
+    players, name = args.players, table_name(game, args.players)
     first = TrainSettings(
         game=game,
-        num_players=PLAYERS,
+        num_players=players,
         timesteps=args.steps,
         max_minutes=args.minutes / 2,
         seed=args.seed,
@@ -105,34 +114,41 @@ def bench_game(game: str, args: argparse.Namespace, runs: Path, out_dir: Path) -
         eval_games=args.curve_games,
         imitation_steps=args.imitation_steps,
     )
-    out: dict[str, Any] = {"game": game, "bench": " ".join(args.argv), "settings": first.as_json()}
-    print(f"== {game}: start, against rule-based players ({args.minutes / 2:g} minutes)", flush=True)
-    start_dir = runs / f"{game}-start"
+    out: dict[str, Any] = {
+        "game": game,
+        "players": players,
+        "bench": " ".join(args.argv),
+        "settings": first.as_json(),
+    }
+    print(f"== {name}: start, against rule-based players ({args.minutes / 2:g} minutes)", flush=True)
+    start_dir = runs / f"{name}-start"
     out["train_start"] = train_run(first, start_dir, args.evaluate_only)
     go_on = replace(first, timesteps=out["train_start"]["steps"], max_minutes=None, init_from=str(start_dir))
-    for name, opponents in (("rule", ["rule"]), ("self", ["self", "rule", "rule"])):
-        print(f"== {game}: {name}, {go_on.timesteps:,} more steps against {','.join(opponents)}", flush=True)
+    selfplay = ["self", *["rule"] * (players - 2)]
+    for run, opponents in (("rule", ["rule"]), ("self", selfplay)):
+        print(f"== {name}: {run}, {go_on.timesteps:,} more steps against {','.join(opponents)}", flush=True)
         settings = replace(go_on, opponents=opponents)
-        out[f"train_{name}"] = train_run(settings, runs / f"{game}-{name}", args.evaluate_only)
-    agent = f"greedy:{runs / f'{game}-rule'}"
+        out[f"train_{run}"] = train_run(settings, runs / f"{name}-{run}", args.evaluate_only)
+    agent = f"greedy:{runs / f'{name}-rule'}"
     results: dict[str, TournamentResult] = {}
-    for name, entries in lineups(game, agent).items():
-        players = [("agent", agent, args.eval_games), ("baseline", "rule", args.baseline_games)]
-        if name == "rule" and first.imitated() not in ("", "rule"):  # "rule" is the baseline already
-            players.append(("teacher", first.imitated(), args.baseline_games))
-        for who, entry, games in players:
-            print(f"== {game}: {who} vs {name} ({games} games)", flush=True)
-            results[f"{who} vs {name}"] = tournament(game, [entry, *entries[1:]], games, seed=args.seed + 1)
-    league = [agent, f"greedy:{runs / f'{game}-self'}", "rule", "rule"]
-    print(f"== {game}: league ({args.eval_games} games)", flush=True)
+    for opponents, entries in lineups(game, agent, players).items():
+        seated = [("agent", agent, args.eval_games), ("baseline", "rule", args.baseline_games)]
+        if opponents == "rule" and first.imitated() not in ("", "rule"):  # "rule" is the baseline already
+            seated.append(("teacher", first.imitated(), args.baseline_games))
+        for who, entry, games in seated:
+            print(f"== {name}: {who} vs {opponents} ({games} games)", flush=True)
+            lineup = [entry, *entries[1:]]
+            results[f"{who} vs {opponents}"] = tournament(game, lineup, games, seed=args.seed + 1)
+    league = [agent, f"greedy:{runs / f'{name}-self'}", *["rule"] * (players - 2)]
+    print(f"== {name}: league ({args.eval_games} games)", flush=True)
     results["league"] = tournament(game, league, args.eval_games, seed=args.seed + 2)
     out["results"] = {k: r.as_json() for k, r in results.items()}
     plot_win_rates(
         [results["agent vs rule"], results["agent vs other knobs"], results["league"]],
-        out_dir / f"{game}-win_rates.png",
+        out_dir / f"{name}-win_rates.png",
     )
-    curves = {name: [start_dir / CURVE, runs / f"{game}-{name}" / CURVE] for name in ("rule", "self")}
-    plot_learning_curve(curves, out_dir / f"{game}-curve.png")
+    curves = {run: [start_dir / CURVE, runs / f"{name}-{run}" / CURVE] for run in ("rule", "self")}
+    plot_learning_curve(curves, out_dir / f"{name}-curve.png")
     return out
 
 
@@ -152,9 +168,10 @@ def row(agent: dict[str, Any]) -> str:
 
 
 def game_section(game: dict[str, Any]) -> list[str]:
-    name = game["game"]
+    players = game.get("players", PLAYERS)
+    name = table_name(game["game"], players)
     lines = [
-        f"## {name}",
+        f"## {game['game']}, {players} players",
         "",
         f"`python bench/learning.py {game['bench']}`".replace(" `", "`"),
         "",
@@ -186,10 +203,11 @@ def game_section(game: dict[str, Any]) -> list[str]:
     for key, result in game["results"].items():
         if key != "league":
             who, _, opponents = key.partition(" vs ")
-            lines.append(f"| vs 3 {opponents} | {who} | {row(result['agents'][0])} |")
+            lines.append(f"| vs {players - 1} {opponents} | {who} | {row(result['agents'][0])} |")
+    rest = {2: "", 3: ", a rule-based player"}.get(players, f", {players - 2} rule-based players")
     lines += [
         "",
-        "League (the rule-trained agent, the self-play agent, two rule-based players):",
+        f"League (the rule-trained agent, the self-play agent{rest}):",
         "",
         "| agent | games | win rate | mean reward | mean rank | rating |",
         "|---|---|---|---|---|---|",
@@ -204,13 +222,14 @@ def write_results(results_dir: Path, path: Path) -> None:
     """``path`` from every game's JSON in ``results_dir``, in the registry's order."""
     games = [json.loads(f.read_text()) for f in sorted(results_dir.glob("*.json"))]
     order = list(game_specs())
-    games.sort(key=lambda g: order.index(g["game"]) if g["game"] in order else len(order))
+    rank = {name: i for i, name in enumerate(order)}
+    games.sort(key=lambda g: (rank.get(g["game"], len(order)), g.get("players", PLAYERS)))
     lines = [
         "# Learning results",
         "",
         "Produced by `bench/learning.py` on 2 CPU cores (the command of each game is given with it).",
         "Every figure is the true rank reward (1 for the winner, -1 for the last; 0 is the equal",
-        "share) or the win rate, with its 95% interval, in 4-player games with seats rotated.",
+        "share) or the win rate, with its 95% interval, with seats rotated (4 players unless said).",
         "Opponents are the rule-based players at their default knobs unless the line-up says",
         "otherwise. The trained agents play their most probable legal action (`greedy:RUN`).",
         "`baseline` is a rule-based player at its default knobs in the agent's seats, `teacher`",
@@ -229,6 +248,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--game", action="append", choices=sorted(game_specs()), help="default: the built-in games"
     )
+    parser.add_argument("--players", type=int, default=PLAYERS, help="seats at the table (default: 4)")
     parser.add_argument("--minutes", type=float, default=30.0, help="wall time per agent (default: 30)")
     parser.add_argument("--steps", type=int, default=5_000_000, help="PPO steps per agent at most")
     parser.add_argument("--eval-games", type=int, default=2000, help="games per line-up of the agent")
@@ -261,7 +281,7 @@ def main(argv: list[str] | None = None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for game in args.game or list(game_specs()):
         result = bench_game(game, args, runs, out)
-        (out / f"{game}.json").write_text(json.dumps(result, indent=2) + "\n")
+        (out / f"{table_name(game, args.players)}.json").write_text(json.dumps(result, indent=2) + "\n")
         target = out.parent / "results.md" if out == ROOT / "docs" / "results" else out / "results.md"
         write_results(out, target)
         print(f"wrote {target}", flush=True)

@@ -83,3 +83,18 @@ def test_the_rule_agent_beats_random_players_and_reports_game_figures():
 def test_bad_line_ups_are_refused_before_any_game(game, lineup, games, message):
     with pytest.raises(ValueError, match=message):
         tournament(game, lineup, games=games, workers=1)
+
+
+def test_learning_curves_of_continued_runs_chain_their_steps(tmp_path):
+    from card_envs.report import plot_learning_curve, read_curve
+
+    header = "steps,games,win_rate,win_low,win_high,mean_reward,reward_low,reward_high\n"
+    first, second = tmp_path / "first.csv", tmp_path / "second.csv"
+    first.write_text(header + "0,10,0.2,0.1,0.3,-0.1,-0.3,0.1\n1000,10,0.3,0.2,0.4,0.1,-0.1,0.3\n")
+    second.write_text(header + "0,10,0.3,0.2,0.4,0.05,-0.1,0.2\n500,10,0.4,0.3,0.5,0.2,0.0,0.4\n")
+    rows = read_curve([first, second])
+    assert [r["steps"] for r in rows] == [0, 1000, 1500]  # the continued run's step 0 is left out
+    assert [r["mean_reward"] for r in rows] == [-0.1, 0.1, 0.2]
+    pytest.importorskip("matplotlib")
+    path = plot_learning_curve({"rule": [first, second], "self": [first]}, tmp_path / "curve.png")
+    assert path.stat().st_size > 0

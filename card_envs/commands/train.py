@@ -36,7 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="one spec for every other seat or one per seat, comma-separated: rule, rule:KNOB=VALUE,"
         " random, model:PATH, self (default: rule)",
     )
-    parser.add_argument("--timesteps", type=int, default=150_000, help="learner decisions (default: 150000)")
+    parser.add_argument("--timesteps", type=int, default=50_000, help="learner decisions (default: 50000)")
     parser.add_argument(
         "--max-minutes", type=float, default=None, help="stop after this much wall time, imitation included"
     )

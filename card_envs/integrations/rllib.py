@@ -1,0 +1,305 @@
+"""RLlib glue: masked multi-agent PPO on one machine or a Ray cluster (``pip install 'card-envs[rllib]'``).
+
+    from card_envs.integrations.rllib import ppo_config, start_ray
+    start_ray()                                   # every listener on 127.0.0.1
+    algo = ppo_config("tock", 4).build_algo()     # self-play: one policy shared by every seat
+    algo.train()
+
+Pieces:
+
+* :class:`CardGameMultiAgentEnv`: an RLlib ``MultiAgentEnv`` over the AEC env of any game.
+  Each seat is an agent; seats named in ``opponents`` are played inside the env by
+  card_envs policies (rule-based, random, saved models), the others are exposed to RLlib.
+  When a game ends every exposed seat gets its final observation and rank reward at once,
+  so each seat is credited with its own result (a loss included).
+* :class:`MaskedPPOModule`: RLlib's default PPO module over the ``"observation"`` entry,
+  divided by its declared bounds, with illegal logits at the most negative float; the value
+  head is RLlib's own.
+* :func:`ppo_config`: a ``PPOConfig`` for self-play (one shared policy for every seat) or
+  for one learner against scripted opponents.
+* :func:`start_ray` / :func:`stop_ray`: Ray kept on the loopback interface.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from typing import Any, cast
+
+import numpy as np
+from gymnasium import spaces
+
+from card_envs.core.policy import Policy
+from card_envs.envs.aec import aec_env_class
+from card_envs.registry import game_spec
+
+try:
+    import ray
+    import torch
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.algorithms.ppo.torch.default_ppo_torch_rl_module import DefaultPPOTorchRLModule
+    from ray.rllib.core.columns import Columns
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.env.multi_agent_env import MultiAgentEnv
+except ImportError as error:  # pragma: no cover - the extra is missing
+    raise ImportError("RLlib is not installed: pip install 'card-envs[rllib]'") from error
+
+#: the policy id of the learner (self-play: of every seat)
+LEARNER = "learner"
+
+
+class CardGameMultiAgentEnv(MultiAgentEnv):
+    """Any card_envs game as an RLlib multi-agent env (config keys below).
+
+    ``config``: ``game`` (default ``"uno"``), ``num_players``, ``opponents`` (None: every
+    seat is exposed; else a spec or Policy for every other seat, or one per other seat, and
+    one exposed seat drawn each game), ``seed``, ``max_steps`` and the game's rule keywords.
+    Scripted seats act with the env's generator, so a seeded env replays exactly.
+    """
+
+    def __init__(self, config: dict[str, Any] | None = None) -> None:
+        super().__init__()
+        config = dict(config or {})
+        game = config.pop("game", "uno")
+        opponents = config.pop("opponents", None)
+        seed = config.pop("seed", None)
+        # unmasked samples (RLlib's env pre-check) play a random legal action instead of raising
+        self.aec = aec_env_class(game_spec(game))(illegal_action="random", **config)
+        table = self.aec.game
+        self.possible_agents = list(self.aec.possible_agents)
+        self.agents = list(self.possible_agents)
+        self.observation_spaces = {a: self.aec.observation_space(a) for a in self.possible_agents}
+        self.action_spaces = {a: self.aec.action_space(a) for a in self.possible_agents}
+        self.opponents = self._opponents(opponents, table.name, table.num_players)
+        self.scripted: dict[str, Policy] = {}
+        self._seed = seed
+
+    @staticmethod
+    def _opponents(opponents: Any, game: str, num_players: int) -> list[Policy] | None:
+        if opponents is None:
+            return None
+        from agents.specs import make_policies
+
+        return make_policies(opponents, game, num_players)
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        if seed is None and self._seed is not None:
+            seed, self._seed = self._seed, None
+        self.aec.reset(seed=seed)
+        rng = self.aec.np_random
+        n = len(self.possible_agents)
+        self.scripted = {}
+        if self.opponents is not None:
+            learner = int(rng.integers(n))
+            for k, policy in enumerate(self.opponents):
+                policy.new_game(rng)
+                self.scripted[self.possible_agents[(learner + 1 + k) % n]] = policy
+        self.agents = [a for a in self.possible_agents if a not in self.scripted]
+        self._play_scripted()
+        if self._game_over:  # the learner never got a decision: deal again
+            return self.reset(options=options)
+        selected = self.aec.agent_selection
+        return {selected: self.aec.observe(selected)}, {selected: self._info(selected)}
+
+    def step(self, action_dict: dict[str, Any]):
+        selected = self.aec.agent_selection
+        if selected not in action_dict:
+            raise ValueError(f"no action for {selected}, the agent to act (got {sorted(action_dict)})")
+        self.aec.step(action_dict[selected])
+        self._play_scripted()
+        if self._game_over:  # every exposed seat gets its final observation and rank reward
+            finished = {**{a: True for a in self.agents}, "__all__": True}
+            running = {"__all__": False}
+            terminated = any(self.aec.terminations.values())  # else truncated at max_steps
+            return (
+                {a: self.aec.observe(a) for a in self.agents},
+                {a: float(self.aec.rewards[a]) for a in self.agents},
+                finished if terminated else running,
+                running if terminated else finished,
+                {a: self._info(a) for a in self.agents},
+            )
+        selected = self.aec.agent_selection
+        return (
+            {selected: self.aec.observe(selected)},
+            {selected: 0.0},
+            {"__all__": False},
+            {"__all__": False},
+            {selected: self._info(selected)},
+        )
+
+    @property
+    def _game_over(self) -> bool:
+        return any(self.aec.terminations.values()) or any(self.aec.truncations.values())
+
+    def _play_scripted(self) -> None:
+        """Let the scripted seats act until an exposed seat decides or the game ends."""
+        while not self._game_over and self.aec.agent_selection in self.scripted:
+            seat = self.aec.agent_selection
+            observed = self.aec.observe(seat)
+            policy = self.scripted[seat]
+            self.aec.step(policy.act(observed["observation"], observed["action_mask"], self.aec.np_random))
+
+    def _info(self, agent: str) -> dict[str, float]:
+        return dict(self.aec.infos[agent])
+
+
+class MaskedPPOModule(DefaultPPOTorchRLModule):
+    """RLlib's default PPO module over the ``"observation"`` entry (divided by its declared
+    bounds; a Chip It value reaches 1,199), with illegal actions' logits at the most
+    negative float: never sampled, no gradient. The value head is RLlib's own."""
+
+    def __init__(self, *, observation_space: spaces.Dict | None = None, **kwargs: Any) -> None:
+        if not isinstance(observation_space, spaces.Dict) or "action_mask" not in observation_space.spaces:
+            raise ValueError(
+                "MaskedPPOModule needs the card_envs observation {'observation', 'action_mask'},"
+                f" got {observation_space}"
+            )
+        self.masked_space = observation_space
+        inner = observation_space["observation"]
+        super().__init__(observation_space=inner, **kwargs)
+
+    def setup(self) -> None:
+        super().setup()
+        box = cast(spaces.Box, self.masked_space["observation"])
+        self.register_buffer("scale", torch.as_tensor(1.0 / np.maximum(box.high, 1.0), dtype=torch.float32))
+        self.observation_space = self.masked_space
+
+    def _split(self, batch: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+        observed = batch[Columns.OBS]
+        if not isinstance(observed, dict):  # already split (compute_values ran first)
+            return batch.pop("action_mask"), batch
+        batch = dict(batch)
+        batch[Columns.OBS] = observed["observation"] * self.scale
+        return observed["action_mask"], batch
+
+    def _masked(self, outs: dict[str, Any], mask: Any) -> dict[str, Any]:
+        logits = outs[Columns.ACTION_DIST_INPUTS]
+        outs[Columns.ACTION_DIST_INPUTS] = logits.masked_fill(mask == 0, torch.finfo(logits.dtype).min)
+        return outs
+
+    def _forward_inference(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        mask, batch = self._split(batch)
+        return self._masked(super()._forward_inference(batch, **kwargs), mask)
+
+    def _forward_exploration(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        mask, batch = self._split(batch)
+        return self._masked(super()._forward_exploration(batch, **kwargs), mask)
+
+    def _forward_train(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        mask, batch = self._split(batch)
+        return self._masked(super()._forward_train(batch, **kwargs), mask)
+
+    def compute_values(self, batch: dict[str, Any], embeddings: Any = None) -> Any:
+        _, batch = self._split(batch)
+        return super().compute_values(batch, embeddings)
+
+
+def ppo_config(
+    game: str = "uno",
+    num_players: int = 4,
+    rules: dict[str, Any] | None = None,
+    opponents: Any = None,
+    *,
+    env_runners: int = 0,
+    envs_per_runner: int = 1,
+    hidden: Sequence[int] = (256, 256),
+    lr: float = 3e-4,
+    gamma: float = 0.995,
+    train_batch_size: int = 4000,
+    minibatch_size: int = 256,
+    epochs: int = 5,
+    entropy_coeff: float = 0.01,
+    seed: int | None = None,
+) -> PPOConfig:
+    """A ``PPOConfig`` that trains :data:`LEARNER` with :class:`MaskedPPOModule`.
+
+    ``opponents=None``: self-play, every seat played by the one shared policy. Otherwise the
+    learner takes one seat (drawn each game) against ``opponents`` (specs such as ``"rule"``,
+    one per other seat or one for all), played inside the env.
+    """
+    env_config = {"game": game, "num_players": num_players, "opponents": opponents, **(rules or {})}
+    model = {"fcnet_hiddens": list(hidden), "fcnet_activation": "tanh", "vf_share_layers": False}
+    spec = RLModuleSpec(module_class=MaskedPPOModule, model_config=model)
+    config = (
+        PPOConfig()
+        .environment(CardGameMultiAgentEnv, env_config=env_config)
+        .env_runners(num_env_runners=env_runners, num_envs_per_env_runner=envs_per_runner)
+        .multi_agent(policies={LEARNER}, policy_mapping_fn=lambda agent_id, episode, **kwargs: LEARNER)
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={LEARNER: spec}))
+        .training(
+            lr=lr,
+            gamma=gamma,
+            train_batch_size_per_learner=train_batch_size,
+            minibatch_size=minibatch_size,
+            num_epochs=epochs,
+            entropy_coeff=entropy_coeff,
+        )
+    )
+    if seed is not None:
+        config = config.debugging(seed=seed)
+    return config
+
+
+def start_ray(address: str | None = None, *, loopback: bool = True, **kwargs: Any) -> None:
+    """``ray.init`` without the dashboard. ``address`` joins a running cluster (e.g. one
+    started with ``ray start --head --node-ip-address 127.0.0.1``).
+
+    With ``loopback`` (the default) this node's address is 127.0.0.1 and every listener Ray
+    opens stays on it. ``ray.init(_node_ip_address="127.0.0.1")`` alone still bound listeners
+    to the machine's outward address on Linux; Ray keeps them on loopback when it believes
+    clusters are off (``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0``), which it reads when ray is
+    first imported, so the flag is set here too. Pass ``loopback=False`` only for a driver
+    that machines elsewhere must reach (docs/scaling.md).
+    """
+    if ray.is_initialized():
+        return
+    if loopback:
+        from ray._private import ray_constants
+
+        os.environ["RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"] = "0"  # for processes Ray starts
+        ray_constants.ENABLE_RAY_CLUSTER = False  # ray is imported already: its own copy
+        kwargs.setdefault("_node_ip_address", "127.0.0.1")
+    ray.init(address=address, include_dashboard=False, **kwargs)
+
+
+def stop_ray() -> None:
+    ray.shutdown()
+
+
+class RLlibPolicy(Policy):
+    """A trained RLlib module as a card_envs :class:`Policy`, so tournaments, ``evaluate`` and
+    self-play can seat it: its most probable legal action, or one drawn with the table's
+    generator."""
+
+    def __init__(self, module: MaskedPPOModule, greedy: bool = True) -> None:
+        self.module = module
+        self.greedy = greedy
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        batch = {
+            Columns.OBS: {
+                "observation": torch.as_tensor(observation[None], dtype=torch.float32),
+                "action_mask": torch.as_tensor(action_mask[None]),
+            }
+        }
+        with torch.no_grad():
+            logits = self.module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS][0].numpy()
+        if self.greedy:
+            return int(np.argmax(np.where(action_mask > 0, logits, -np.inf)))
+        probs = np.exp(logits - logits.max()) * (action_mask > 0)
+        return int(rng.choice(len(probs), p=probs / probs.sum()))
+
+    def __repr__(self) -> str:
+        return f"RLlibPolicy(greedy={self.greedy})"
+
+
+__all__ = [
+    "LEARNER",
+    "CardGameMultiAgentEnv",
+    "MaskedPPOModule",
+    "RLlibPolicy",
+    "ppo_config",
+    "start_ray",
+    "stop_ray",
+]

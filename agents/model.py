@@ -28,9 +28,22 @@ def model_path(path: str | Path) -> Path:
 
 
 def run_settings(path: str | Path) -> dict[str, Any] | None:
-    """The training settings saved beside a model (None for a bare model file)."""
-    settings = model_path(path).parent / SETTINGS_FILE
+    """The training settings of a run directory, or saved beside a model file (None for a
+    bare model file)."""
+    settings = Path(path) / SETTINGS_FILE
+    if not settings.is_file():
+        settings = model_path(path).parent / SETTINGS_FILE
     return json.loads(settings.read_text()) if settings.is_file() else None
+
+
+def load_model(path: str | Path, deterministic: bool = False) -> Policy:
+    """The trained agent of a run directory or model file, whichever library trained it:
+    an RLlib run (settings.json says ``"backend": "rllib"``) or a MaskablePPO model."""
+    if Path(path).is_dir() and (run_settings(path) or {}).get("backend") == "rllib":
+        from card_envs.integrations.rllib import load_policy
+
+        return load_policy(path, greedy=deterministic)
+    return ModelPolicy(path, deterministic=deterministic)
 
 
 def masked_probabilities(network: Any, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:

@@ -2,8 +2,9 @@
 
 * ``"random"``: uniform over the legal actions;
 * ``"rule"``, ``"rule:vigilance=0.5:target=random"``: the game's rule-based agent, with knobs;
-* ``"model:PATH"``: a trained model (a run directory or a ``.zip``), refused with one
-  clear sentence on a table it was not trained for; it samples from its distribution;
+* ``"model:PATH"``: a trained model (a run directory or a ``.zip``; MaskablePPO or, for a
+  ``train.py --backend rllib`` run, RLlib), refused with one clear sentence on a table it
+  was not trained for; it samples from its distribution;
 * ``"greedy:PATH"``: the same model always playing its most probable legal action
   (how the learning results are measured: docs/learning.md);
 * ``"self"``: a self-play pool of the learner's snapshots (filled by the trainer).
@@ -78,9 +79,9 @@ def make_policy(spec: PolicySpec, game: str, num_players: int, **knobs: Any) -> 
         raise ValueError(f"a policy spec must be a string or a Policy, got {spec!r}")
     kind, _, path = spec.partition(":")
     if kind in ("model", "greedy"):
-        from agents.model import ModelPolicy
+        from agents.model import load_model
 
-        model = ModelPolicy(path, deterministic=kind == "greedy")
+        model = load_model(path, deterministic=kind == "greedy")
         model.check_table(game_class(game)(num_players))
         return model
     if spec == "self":

@@ -134,3 +134,46 @@ def test_masked_ppo_trains_and_plays_a_tournament(local_ray, game, opponents, ru
         assert tournament(game, lineup, 2, seed=0, workers=1).agents[0].games == 2
     finally:
         algo.stop()
+
+
+def test_train_cli_with_rllib_makes_a_run_that_evaluate_seats(tmp_path, capsys):
+    import evaluate
+    import train
+
+    out = tmp_path / "run"
+    argv = [
+        "--backend",
+        "rllib",
+        "--game",
+        "tock",
+        "--players",
+        "3",
+        "--opponents",
+        "rule",
+        "--timesteps",
+        "500",
+    ]
+    argv += [
+        "--n-steps",
+        "256",
+        "--batch-size",
+        "128",
+        "--epochs",
+        "1",
+        "--final-games",
+        "2",
+        "--out",
+        str(out),
+    ]
+    train.main(argv)
+    printed = capsys.readouterr().out
+    assert "Training RLlib PPO on 3-player tock" in printed and "trained agent" in printed
+    assert (out / "settings.json").is_file() and (out / "rllib").is_dir()
+    evaluate.main(["--model", str(out), "--games", "2"])
+    assert "greedy:run" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as exit_info:  # the run is there: no overwriting without --force
+        train.main(argv)
+    assert exit_info.value.code == 2
+    with pytest.raises(SystemExit):
+        evaluate.main(["--game", "uno", "--agents", f"greedy:{out},rule,rule", "--games", "2"])
+    assert "trained for observations of" in capsys.readouterr().err

@@ -182,6 +182,8 @@ def test_train_cli_refuses_nonsense_with_one_line_and_exit_code_2(tmp_path, caps
         ["--eval-games", "0"],
         ["--rule", "stacking=maybe"],
         ["--opponents", "rule,rule"],
+        ["--env-runners", "2"],  # a Ray setting without --backend rllib
+        ["--backend", "rllib", "--env-runners", "-1"],
     ):
         with pytest.raises(SystemExit) as exit_info:
             train.main([*argv, "--out", str(tmp_path / "never")])

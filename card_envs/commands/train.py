@@ -88,6 +88,20 @@ def build_parser() -> argparse.ArgumentParser:
     runs.add_argument("--checkpoint-every", type=int, default=50_000)
     runs.add_argument("--snapshot-every", type=int, default=20_000, help="self-play: steps between snapshots")
     runs.add_argument("--threads", type=int, default=1, help="torch threads per process (default: 1)")
+    backend = parser.add_argument_group("backend")
+    backend.add_argument(
+        "--backend",
+        choices=["sb3", "rllib"],
+        default="sb3",
+        help="sb3: sb3-contrib MaskablePPO (default); rllib: RLlib's multi-agent PPO on Ray"
+        " (pip install 'card-envs[rllib]'; --opponents self trains one policy for every seat)",
+    )
+    backend.add_argument(
+        "--env-runners", type=int, default=0, help="rllib: env runner processes (0: sample in the driver)"
+    )
+    backend.add_argument(
+        "--address", default=None, help="rllib: a running Ray cluster to join, e.g. 127.0.0.1:6379"
+    )
     runs.add_argument(
         "--progress",
         action=argparse.BooleanOptionalAction,
@@ -132,10 +146,17 @@ def main(argv: list[str] | None = None) -> None:
         settings.check()
         if args.final_games < 1:
             raise ValueError(f"final_games must be >= 1, got {args.final_games}")
-        if (out / "model.zip").exists() and not args.force:
+        if (out / "settings.json").exists() and not args.force:
             raise ValueError(f"{out} already holds a trained model; pass --force to replace it")
+        if args.env_runners < 0:
+            raise ValueError(f"env_runners must be >= 0, got {args.env_runners}")
+        if args.backend == "sb3" and (args.env_runners or args.address):
+            raise ValueError("--env-runners and --address are for --backend rllib")
     except ValueError as error:
         fail(parser, str(error))
+    if args.backend == "rllib":
+        train_with_rllib(parser, settings, out, args)
+        return
 
     print(f"Training MaskablePPO on {args.players}-player {args.game} against {','.join(settings.seats())}")
     start = time.perf_counter()
@@ -144,6 +165,30 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"Trained {model.num_timesteps:,} steps in {seconds:.0f} s ({model.num_timesteps / seconds:,.0f}/s);"
         f" saved to {out}"
+    )
+    report(settings, out, args.final_games)
+
+
+def train_with_rllib(
+    parser: argparse.ArgumentParser, settings: TrainSettings, out: Path, args: argparse.Namespace
+) -> None:
+    """The RLlib backend: train on Ray (kept on loopback), then the same report."""
+    try:
+        from card_envs.integrations import rllib
+    except ImportError as error:
+        fail(parser, str(error))
+    print(f"Training RLlib PPO on {args.players}-player {args.game} against {','.join(settings.seats())}")
+    try:
+        figures = rllib.train(
+            settings, out, env_runners=args.env_runners, address=args.address, force=args.force
+        )
+    except ValueError as error:
+        fail(parser, str(error))
+    finally:
+        rllib.stop_ray()
+    print(
+        f"Trained {figures['steps']:,} env steps in {figures['seconds']:.0f} s"
+        f" ({figures['steps_per_s']:,.0f}/s); saved to {out}"
     )
     report(settings, out, args.final_games)
 

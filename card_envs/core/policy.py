@@ -7,8 +7,12 @@ run opponents it is handed without importing the agents package above it.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from card_envs.core.game import CardGame
 
 
 class Policy(ABC):
@@ -25,6 +29,11 @@ class Policy(ABC):
 
     def new_game(self, rng: np.random.Generator) -> None:
         """Called when a game is dealt (e.g. a self-play pool draws its opponent); default: nothing."""
+        return
+
+    def check_table(self, game: CardGame) -> None:
+        """Raise ValueError, naming both, for a table this policy cannot play (a trained
+        network has one observation and action size); default: every table."""
         return
 
     def __repr__(self) -> str:

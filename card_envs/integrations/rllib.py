@@ -22,13 +22,17 @@ Pieces:
 
 from __future__ import annotations
 
+import json
 import os
+import time
 from collections.abc import Sequence
-from typing import Any, cast
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 from gymnasium import spaces
 
+from card_envs.core.game import CardGame
 from card_envs.core.policy import Policy
 from card_envs.envs.aec import aec_env_class
 from card_envs.registry import game_spec
@@ -44,6 +48,9 @@ try:
     from ray.rllib.env.multi_agent_env import MultiAgentEnv
 except ImportError as error:  # pragma: no cover - the extra is missing
     raise ImportError("RLlib is not installed: pip install 'card-envs[rllib]'") from error
+
+if TYPE_CHECKING:
+    from card_envs.training import TrainSettings
 
 #: the policy id of the learner (self-play: of every seat)
 LEARNER = "learner"
@@ -241,6 +248,86 @@ def ppo_config(
     return config
 
 
+#: where a run directory keeps the RLlib checkpoint, and the learner's module inside it
+CHECKPOINT_DIR = "rllib"
+MODULE_PATH = ("learner_group", "learner", "rl_module", LEARNER)
+
+
+def train(
+    settings: TrainSettings,
+    out: str | Path,
+    *,
+    env_runners: int = 0,
+    address: str | None = None,
+    force: bool = False,
+) -> dict[str, Any]:
+    """Train with RLlib into the run directory ``out`` (settings.json, the checkpoint in
+    ``rllib/``); ``evaluate.py --agents greedy:OUT`` seats the result like any other model.
+
+    ``settings.opponents == ["self"]`` trains one policy shared by every seat; other line-ups
+    seat the learner against them. RLlib runs start from random play: the teacher, reward
+    shaping and ``init_from`` belong to the sb3 backend and are refused here.
+    """
+    from card_envs.training import prepare_run_dir
+
+    settings.check()
+    if settings.init_from:
+        raise ValueError("init_from is for the sb3 backend; an RLlib run starts from random play")
+    self_play = settings.seats() == ["self"] * (settings.num_players - 1)
+    if "self" in settings.seats() and not self_play:
+        raise ValueError("with RLlib, 'self' must fill every other seat (one policy shared by all seats)")
+    ppo = settings.ppo_settings()
+    config = ppo_config(
+        settings.game,
+        settings.num_players,
+        settings.rules,
+        None if self_play else settings.seats(),
+        env_runners=env_runners,
+        envs_per_runner=settings.envs,
+        hidden=ppo["net_arch"],
+        lr=ppo["learning_rate"],
+        gamma=ppo["gamma"],
+        train_batch_size=ppo["n_steps"] * max(1, env_runners) * settings.envs,
+        minibatch_size=ppo["batch_size"],
+        epochs=ppo["n_epochs"],
+        entropy_coeff=ppo["ent_coef"],
+        seed=settings.seed,
+    )
+    run_dir = prepare_run_dir(out, force)
+    saved = {**settings.as_json(), "backend": "rllib", "env_runners": env_runners, "teacher": ""}
+    (run_dir / "settings.json").write_text(json.dumps(saved, indent=2) + "\n")
+    torch.set_num_threads(settings.threads)
+    start_ray(address)
+    algo = config.build_algo()
+    start, steps, line = time.perf_counter(), 0, settings.timesteps // 20
+    try:
+        while steps < settings.timesteps:
+            result = algo.train()
+            steps = int(result["env_runners"]["num_env_steps_sampled_lifetime"])
+            if steps >= line or steps >= settings.timesteps:
+                line += settings.timesteps // 20
+                mean = result["env_runners"].get("episode_return_mean")
+                games = f", episode return {mean:+.3f}" if mean is not None and not self_play else ""
+                rate = steps / (time.perf_counter() - start)
+                print(f"step {steps:,}/{settings.timesteps:,}  {rate:,.0f} steps/s{games}", flush=True)
+        algo.save_to_path(str((run_dir / CHECKPOINT_DIR).resolve()))
+    finally:
+        algo.stop()
+    seconds = time.perf_counter() - start
+    return {"steps": steps, "seconds": seconds, "steps_per_s": steps / seconds}
+
+
+def load_policy(run: str | Path, greedy: bool = True) -> RLlibPolicy:
+    """The learner of an RLlib run directory as a card_envs Policy."""
+    from ray.rllib.core.rl_module.rl_module import RLModule
+
+    path = Path(run, CHECKPOINT_DIR, *MODULE_PATH)
+    if not path.is_dir():
+        raise ValueError(f"no RLlib checkpoint at {Path(run) / CHECKPOINT_DIR} (train.py --backend rllib)")
+    module = RLModule.from_checkpoint(str(path.resolve()))
+    return RLlibPolicy(module, greedy=greedy, source=str(run))
+
+
 def start_ray(address: str | None = None, *, loopback: bool = True, **kwargs: Any) -> None:
     """``ray.init`` without the dashboard. ``address`` joins a running cluster (e.g. one
     started with ``ray start --head --node-ip-address 127.0.0.1``).
@@ -272,9 +359,23 @@ class RLlibPolicy(Policy):
     self-play can seat it: its most probable legal action, or one drawn with the table's
     generator."""
 
-    def __init__(self, module: MaskedPPOModule, greedy: bool = True) -> None:
+    def __init__(
+        self, module: MaskedPPOModule, greedy: bool = True, source: str = "in-memory module"
+    ) -> None:
         self.module = module
         self.greedy = greedy
+        self.source = source
+
+    def check_table(self, game: CardGame) -> None:
+        """Refuse, in one sentence naming both, a table the module was not trained for."""
+        box = cast(spaces.Box, self.module.masked_space["observation"])
+        size, actions = int(box.shape[0]), int(getattr(self.module.action_space, "n", 0))
+        if (size, actions) != (game.observation_size, game.num_actions):
+            raise ValueError(
+                f"the RLlib module {self.source} was trained for observations of {size} floats and"
+                f" {actions} actions, but this table is {game.num_players}-player {game.name}"
+                f" ({game.observation_size} floats, {game.num_actions} actions)"
+            )
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         batch = {
@@ -299,7 +400,9 @@ __all__ = [
     "CardGameMultiAgentEnv",
     "MaskedPPOModule",
     "RLlibPolicy",
+    "load_policy",
     "ppo_config",
     "start_ray",
     "stop_ray",
+    "train",
 ]

@@ -100,6 +100,31 @@ def listeners() -> set[tuple[str, int]]:
     }
 
 
+def test_a_local_two_node_cluster_stays_on_loopback_and_train_joins_it():
+    import ray
+
+    from card_envs.integrations.ray_cluster import start_local_cluster
+
+    before = listeners()
+    cluster = start_local_cluster(nodes=2, port=free_port())
+    try:
+        start_ray(cluster.address)
+        assert len([n for n in ray.nodes() if n["Alive"]]) == 2
+        opened = listeners() - before
+        assert opened and all(loopback(ip) for ip, _ in opened), sorted(opened)
+    finally:
+        stop_ray()
+        cluster.shutdown()
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
 @pytest.fixture(scope="module")
 def local_ray():
     before = listeners()

@@ -202,3 +202,10 @@ def test_train_cli_with_rllib_makes_a_run_that_evaluate_seats(tmp_path, capsys):
     with pytest.raises(SystemExit):
         evaluate.main(["--game", "uno", "--agents", f"greedy:{out},rule,rule", "--games", "2"])
     assert "trained for observations of" in capsys.readouterr().err
+
+
+def test_ray_stays_on_loopback_by_default_only_for_loopback_addresses():
+    from card_envs.integrations.rllib import _is_loopback
+
+    assert [_is_loopback(h) for h in ("127.0.0.1", "localhost", "[::1]")] == [True, True, True]
+    assert [_is_loopback(h) for h in ("10.0.0.1", "head.example", "")] == [False, False, False]

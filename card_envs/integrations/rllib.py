@@ -22,6 +22,7 @@ Pieces:
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import time
@@ -328,19 +329,21 @@ def load_policy(run: str | Path, greedy: bool = True) -> RLlibPolicy:
     return RLlibPolicy(module, greedy=greedy, source=str(run))
 
 
-def start_ray(address: str | None = None, *, loopback: bool = True, **kwargs: Any) -> None:
-    """``ray.init`` without the dashboard. ``address`` joins a running cluster (e.g. one
-    started with ``ray start --head --node-ip-address 127.0.0.1``).
+def start_ray(address: str | None = None, *, loopback: bool | None = None, **kwargs: Any) -> None:
+    """``ray.init`` without the dashboard. ``address`` joins a running cluster.
 
-    With ``loopback`` (the default) this node's address is 127.0.0.1 and every listener Ray
-    opens stays on it. ``ray.init(_node_ip_address="127.0.0.1")`` alone still bound listeners
-    to the machine's outward address on Linux; Ray keeps them on loopback when it believes
-    clusters are off (``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0``), which it reads when ray is
-    first imported, so the flag is set here too. Pass ``loopback=False`` only for a driver
-    that machines elsewhere must reach (docs/scaling.md).
+    With ``loopback`` this node's address is 127.0.0.1 and every listener Ray opens stays
+    on it. The default is loopback for a local Ray and for a cluster at a loopback address
+    (``python -m card_envs.integrations.ray_cluster``), the machine's own address for a
+    cluster elsewhere (docs/scaling.md). ``ray.init(_node_ip_address="127.0.0.1")`` alone
+    still bound listeners to the machine's outward address on Linux; Ray keeps them on
+    loopback when it believes clusters are off (``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER=0``),
+    which it reads when ray is first imported, so the flag is set here too.
     """
     if ray.is_initialized():
         return
+    if loopback is None:
+        loopback = address is None or _is_loopback(address.rpartition(":")[0] or address)
     if loopback:
         from ray._private import ray_constants
 
@@ -348,6 +351,15 @@ def start_ray(address: str | None = None, *, loopback: bool = True, **kwargs: An
         ray_constants.ENABLE_RAY_CLUSTER = False  # ray is imported already: its own copy
         kwargs.setdefault("_node_ip_address", "127.0.0.1")
     ray.init(address=address, include_dashboard=False, **kwargs)
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
 
 
 def stop_ray() -> None:

@@ -53,6 +53,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--max-grad-norm", type=float, default=0.5)
     parser.add_argument("--eval-games", type=int, default=200, help="final games vs rule players")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--max-seconds", type=float, default=None, help="stop after this much training time")
     return parser.parse_args(argv)
 
 
@@ -187,6 +188,8 @@ def train(args: argparse.Namespace) -> tuple[Agent, dict[str, float]]:
         rate = steps / (time.perf_counter() - start)
         mean = f"{np.mean(recent):+.3f} over {len(recent)} games" if recent else "no game ended"
         print(f"update {update}: {steps:,} steps, {rate:,.0f} steps/s, mean rank reward {mean}", flush=True)
+        if args.max_seconds is not None and time.perf_counter() - start > args.max_seconds:
+            break
     envs.close()
     seconds = time.perf_counter() - start
     return agent, {"steps": steps, "seconds": seconds, "games": len(finals)}

@@ -27,7 +27,9 @@ from card_envs.integrations.torchrl import GROUP, TorchRLPolicy, acting_rows, ma
 from card_envs.tournament import tournament
 
 
-def train(game: str, players: int, iterations: int, frames: int, seed: int) -> tuple[TensorDictModule, dict]:
+def train(
+    game: str, players: int, iterations: int, frames: int, seed: int, max_seconds: float | None = None
+) -> tuple[TensorDictModule, dict]:
     torch.manual_seed(seed)
     torch.set_num_threads(1)
     env = make_env(game, players, seed=seed)
@@ -70,6 +72,8 @@ def train(game: str, players: int, iterations: int, frames: int, seed: int) -> t
             f" mean final reward of player_0 {mean:+.3f}, loss {total.item():.3f}",
             flush=True,
         )
+        if max_seconds is not None and time.perf_counter() - start > max_seconds:
+            break
     stats["seconds"] = time.perf_counter() - start
     collector.shutdown()
     return actor, stats

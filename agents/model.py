@@ -40,9 +40,9 @@ def load_model(path: str | Path, deterministic: bool = False) -> Policy:
     """The trained agent of a run directory or model file, whichever library trained it:
     an RLlib run (settings.json says ``"backend": "rllib"``) or a MaskablePPO model."""
     if Path(path).is_dir() and (run_settings(path) or {}).get("backend") == "rllib":
-        from card_envs.integrations.rllib import load_policy
+        from agents.rllib_model import load_rllib_policy
 
-        return load_policy(path, greedy=deterministic)
+        return load_rllib_policy(path, greedy=deterministic)
     return ModelPolicy(path, deterministic=deterministic)
 
 

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 from gymnasium import spaces
 
-from card_envs.core.game import CardGame
+from agents.rllib_model import CHECKPOINT_DIR, LEARNER, RLlibPolicy, load_rllib_policy
 from card_envs.core.policy import Policy
 from card_envs.envs.aec import aec_env_class
 from card_envs.registry import game_spec
@@ -53,8 +53,6 @@ except ImportError as error:  # pragma: no cover - the extra is missing
 if TYPE_CHECKING:
     from card_envs.training import TrainSettings
 
-#: the policy id of the learner (self-play: of every seat)
-LEARNER = "learner"
 
 
 class CardGameMultiAgentEnv(MultiAgentEnv):
@@ -249,11 +247,6 @@ def ppo_config(
     return config
 
 
-#: where a run directory keeps the RLlib checkpoint, and the learner's module inside it
-CHECKPOINT_DIR = "rllib"
-MODULE_PATH = ("learner_group", "learner", "rl_module", LEARNER)
-
-
 def train(
     settings: TrainSettings,
     out: str | Path,
@@ -318,17 +311,6 @@ def train(
     return {"steps": steps, "seconds": seconds, "steps_per_s": steps / seconds}
 
 
-def load_policy(run: str | Path, greedy: bool = True) -> RLlibPolicy:
-    """The learner of an RLlib run directory as a card_envs Policy."""
-    from ray.rllib.core.rl_module.rl_module import RLModule
-
-    path = Path(run, CHECKPOINT_DIR, *MODULE_PATH)
-    if not path.is_dir():
-        raise ValueError(f"no RLlib checkpoint at {Path(run) / CHECKPOINT_DIR} (train.py --backend rllib)")
-    module = RLModule.from_checkpoint(str(path.resolve()))
-    return RLlibPolicy(module, greedy=greedy, source=str(run))
-
-
 def start_ray(address: str | None = None, *, loopback: bool | None = None, **kwargs: Any) -> None:
     """``ray.init`` without the dashboard. ``address`` joins a running cluster.
 
@@ -366,53 +348,12 @@ def stop_ray() -> None:
     ray.shutdown()
 
 
-class RLlibPolicy(Policy):
-    """A trained RLlib module as a card_envs :class:`Policy`, so tournaments, ``evaluate`` and
-    self-play can seat it: its most probable legal action, or one drawn with the table's
-    generator."""
-
-    def __init__(
-        self, module: MaskedPPOModule, greedy: bool = True, source: str = "in-memory module"
-    ) -> None:
-        self.module = module
-        self.greedy = greedy
-        self.source = source
-
-    def check_table(self, game: CardGame) -> None:
-        """Refuse, in one sentence naming both, a table the module was not trained for."""
-        box = cast(spaces.Box, self.module.masked_space["observation"])
-        size, actions = int(box.shape[0]), int(getattr(self.module.action_space, "n", 0))
-        if (size, actions) != (game.observation_size, game.num_actions):
-            raise ValueError(
-                f"the RLlib module {self.source} was trained for observations of {size} floats and"
-                f" {actions} actions, but this table is {game.num_players}-player {game.name}"
-                f" ({game.observation_size} floats, {game.num_actions} actions)"
-            )
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
-        batch = {
-            Columns.OBS: {
-                "observation": torch.as_tensor(observation[None], dtype=torch.float32),
-                "action_mask": torch.as_tensor(action_mask[None]),
-            }
-        }
-        with torch.no_grad():
-            logits = self.module.forward_inference(batch)[Columns.ACTION_DIST_INPUTS][0].numpy()
-        if self.greedy:
-            return int(np.argmax(np.where(action_mask > 0, logits, -np.inf)))
-        probs = np.exp(logits - logits.max()) * (action_mask > 0)
-        return int(rng.choice(len(probs), p=probs / probs.sum()))
-
-    def __repr__(self) -> str:
-        return f"RLlibPolicy(greedy={self.greedy})"
-
-
 __all__ = [
     "LEARNER",
     "CardGameMultiAgentEnv",
     "MaskedPPOModule",
     "RLlibPolicy",
-    "load_policy",
+    "load_rllib_policy",
     "ppo_config",
     "start_ray",
     "stop_ray",

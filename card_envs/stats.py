@@ -55,7 +55,10 @@ class League:
     """Openskill ratings of named agents, updated from the ranks of each game played."""
 
     def __init__(self) -> None:
-        self.model = PlackettLuce()
+        # tau=0: the agents of an evaluation do not change while it runs. Openskill's default
+        # drift (tau=25/300) keeps sigma from shrinking, so the ratings followed the last few
+        # hundred games: in 2,000-game leagues they ordered agents against their mean rewards.
+        self.model = PlackettLuce(tau=0.0)
         self.ratings: dict[str, PlackettLuceRating] = {}
 
     def _rating(self, name: str) -> PlackettLuceRating:

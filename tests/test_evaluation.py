@@ -32,11 +32,11 @@ def test_mean_interval_is_students_t():
 
 
 def test_openskill_rating_update_of_one_two_player_game():
-    # Plackett-Luce (Weng & Lin): sigma² grows by tau² = (25/300)² first; c² = sum(sigma² + beta²);
-    # the winner gains sigma²/c * (1 - P(win)) with P(win) = 1/2 for equal ratings.
+    # Plackett-Luce (Weng & Lin), without drift (tau = 0): c² = sum(sigma² + beta²); the winner
+    # gains sigma²/c * (1 - P(win)) with P(win) = 1/2 for equal ratings.
     league = League()
     league.record(["a", "b"], [1, 2])
-    sigma2 = (25 / 3) ** 2 + (25 / 300) ** 2
+    sigma2 = (25 / 3) ** 2
     c = math.sqrt(2 * (sigma2 + (25 / 6) ** 2))
     assert league.mu("a") == pytest.approx(25 + sigma2 / c / 2, abs=1e-6)
     assert league.mu("b") == pytest.approx(25 - sigma2 / c / 2, abs=1e-6)
@@ -98,3 +98,14 @@ def test_learning_curves_of_continued_runs_chain_their_steps(tmp_path):
     pytest.importorskip("matplotlib")
     path = plot_learning_curve({"rule": [first, second], "self": [first]}, tmp_path / "curve.png")
     assert path.stat().st_size > 0
+
+
+def test_league_ratings_follow_the_whole_record_not_the_last_games():
+    import numpy as np
+
+    for seed in range(3):
+        rng = np.random.default_rng(seed)
+        league = League()
+        for _ in range(2000):  # A beats B in 55% of the games, in random order
+            league.record(["A", "B"], [1, 2] if rng.random() < 0.55 else [2, 1])
+        assert league.ordinal("A") > league.ordinal("B")

@@ -36,6 +36,7 @@ from gymnasium import spaces
 from agents.rllib_model import CHECKPOINT_DIR, LEARNER, RLlibPolicy, load_rllib_policy
 from card_envs.core.policy import Policy
 from card_envs.envs.aec import aec_env_class
+from card_envs.envs.single import MAX_REDEALS
 from card_envs.registry import game_spec
 
 try:
@@ -52,7 +53,6 @@ except ImportError as error:  # pragma: no cover - the extra is missing
 
 if TYPE_CHECKING:
     from card_envs.training import TrainSettings
-
 
 
 class CardGameMultiAgentEnv(MultiAgentEnv):
@@ -93,7 +93,17 @@ class CardGameMultiAgentEnv(MultiAgentEnv):
         if seed is None and self._seed is not None:
             seed, self._seed = self._seed, None
         self.aec.reset(seed=seed)
-        rng = self.aec.np_random
+        for _ in range(MAX_REDEALS):  # a game in which no exposed seat decides is dealt again
+            self._seat_scripted(self.aec.np_random)
+            self._play_scripted()
+            if not self._game_over:
+                selected = self.aec.agent_selection
+                return {selected: self.aec.observe(selected)}, {selected: self._info(selected)}
+            self.aec.reset()
+        raise RuntimeError(f"no exposed seat got a decision in {MAX_REDEALS} deals")
+
+    def _seat_scripted(self, rng: np.random.Generator) -> None:
+        """Draw the learner's seat; the scripted policies take the others, in seat order."""
         n = len(self.possible_agents)
         self.scripted = {}
         if self.opponents is not None:
@@ -102,11 +112,6 @@ class CardGameMultiAgentEnv(MultiAgentEnv):
                 policy.new_game(rng)
                 self.scripted[self.possible_agents[(learner + 1 + k) % n]] = policy
         self.agents = [a for a in self.possible_agents if a not in self.scripted]
-        self._play_scripted()
-        if self._game_over:  # the learner never got a decision: deal again
-            return self.reset(options=options)
-        selected = self.aec.agent_selection
-        return {selected: self.aec.observe(selected)}, {selected: self._info(selected)}
 
     def step(self, action_dict: dict[str, Any]):
         selected = self.aec.agent_selection
@@ -259,8 +264,9 @@ def train(
     ``rllib/``); ``evaluate.py --agents greedy:OUT`` seats the result like any other model.
 
     ``settings.opponents == ["self"]`` trains one policy shared by every seat; other line-ups
-    seat the learner against them. RLlib runs start from random play: the teacher, reward
-    shaping and ``init_from`` belong to the sb3 backend and are refused here.
+    seat the learner against them. RLlib runs start from random play on the rank reward
+    alone: the teacher and the reward shaping of the sb3 backend are not used (settings.json
+    records so), and ``init_from`` is refused.
     """
     from card_envs.training import prepare_run_dir
 
@@ -288,7 +294,8 @@ def train(
         seed=settings.seed,
     )
     run_dir = prepare_run_dir(out, force)
-    saved = {**settings.as_json(), "backend": "rllib", "env_runners": env_runners, "teacher": ""}
+    unused = {"teacher": "", "reward_shaping": 0.0, "imitation_steps": None, "imitation_epochs": None}
+    saved = {**settings.as_json(), **unused, "backend": "rllib", "env_runners": env_runners}
     (run_dir / "settings.json").write_text(json.dumps(saved, indent=2) + "\n")
     torch.set_num_threads(settings.threads)
     start_ray(address)

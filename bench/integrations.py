@@ -45,7 +45,10 @@ def example(name: str) -> Any:
     return module
 
 
-def judged(policy: Policy, game: str, games: int, seed: int) -> dict[str, Any]:
+def judged(policy: Policy, game: str, games: int, seed: int) -> dict[str, Any] | None:
+    """The policy's result against rule-based players (None with 0 games: throughput only)."""
+    if games == 0:
+        return None
     agent = tournament(game, [policy, *["rule"] * (PLAYERS - 1)], games, seed=seed, workers=1).agents[0]
     return agent.as_json()
 
@@ -159,7 +162,10 @@ def in_process(queue: Any, *call: Any) -> None:
         queue.put({"error": f"{type(error).__name__}: {error}"})
 
 
-def interval(estimate: dict[str, Any]) -> str:
+def interval(agent: dict[str, Any] | None) -> str:
+    if agent is None:
+        return "not evaluated"
+    estimate = agent["mean_reward"]
     return f"{estimate['value']:+.3f} ({estimate['low']:+.3f}..{estimate['high']:+.3f})"
 
 
@@ -175,7 +181,7 @@ def table(rows: list[dict[str, Any]]) -> str:
         rate = r["steps"] / r["seconds"]
         lines.append(
             f"| {r['library']} | {r['game']} | {r['steps']:,} | {r['seconds']:.0f} | {rate:,.0f}"
-            f" | {interval(r['before']['mean_reward'])} | {interval(r['after']['mean_reward'])} |"
+            f" | {interval(r['before'])} | {interval(r['after'])} |"
         )
     return "\n".join(lines)
 
@@ -187,7 +193,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--library", action="append", choices=LIBRARIES, help="default: all")
     parser.add_argument("--game", action="append", choices=GAMES, help="default: all")
     parser.add_argument("--seconds", type=float, default=120.0, help="training wall time per run")
-    parser.add_argument("--games", type=int, default=200, help="evaluation games before and after")
+    parser.add_argument(
+        "--games", type=int, default=200, help="evaluation games before and after (0: throughput only)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, default=ROOT / "runs" / "bench-integrations")
     args = parser.parse_args(argv)

@@ -1,9 +1,12 @@
 """Tournaments: any line-up of agents at one table, seats rotated, games spread over processes.
 
-Every agent of the line-up sits in every seat equally often (game ``i``
-seats entry ``(seat + i) % N``), so no agent profits from playing first. Game
-``i`` is dealt and played with the generator ``default_rng([seed, i])``:
-the result depends on the seed alone, not on the number of worker processes.
+Every agent of the line-up sits in every seat equally often, so no agent profits from
+playing first, and next to every other agent in every order, so no agent profits from
+whom it follows (in Tock, the player after a strong one sees its piles first). Games
+come in blocks of N: each block draws an order of the entries and rotates it through
+the N seats (:func:`seating`). Game ``i`` is dealt and played with the generator
+``default_rng([seed, i])``: the result depends on the seed alone, not on the number of
+worker processes.
 """
 
 from __future__ import annotations
@@ -160,6 +163,13 @@ class _Chunk:
     record_dir: Path | None
 
 
+def seating(i: int, n: int, seed: int) -> list[int]:
+    """The line-up entry in each seat of game ``i``: block ``i // n`` draws an order of the
+    ``n`` entries (from ``seed`` and the block alone), game ``i`` rotates it by ``i % n``."""
+    order = np.random.default_rng([seed, i // n, 1]).permutation(n)
+    return [int(order[(seat + i) % n]) for seat in range(n)]
+
+
 def _play_chunk(chunk: _Chunk) -> list[GameRecord]:
     import torch
 
@@ -171,7 +181,7 @@ def _play_chunk(chunk: _Chunk) -> list[GameRecord]:
     recorder = game.recorder = GameRecorder(chunk.record_dir) if chunk.record_dir else None
     records = []
     for i in range(chunk.first, chunk.first + chunk.count):
-        entries = [(seat + i) % n for seat in range(n)]
+        entries = seating(i, n, chunk.seed)
         rng = np.random.default_rng([chunk.seed, i])
         if recorder is not None:
             recorder.name_next(f"game-{i + 1:06d}", [chunk.names[e] for e in entries])

@@ -109,3 +109,23 @@ def test_league_ratings_follow_the_whole_record_not_the_last_games():
         for _ in range(2000):  # A beats B in 55% of the games, in random order
             league.record(["A", "B"], [1, 2] if rng.random() < 0.55 else [2, 1])
         assert league.ordinal("A") > league.ordinal("B")
+
+
+def test_seating_gives_every_seat_and_every_neighbour_order_equally():
+    from card_envs.tournament import seating
+
+    n, games = 4, 4 * 300
+    seats = [[0] * n for _ in range(n)]
+    follows = [[0] * n for _ in range(n)]  # follows[a][b]: games in which b sits right after a
+    for i in range(games):
+        entries = seating(i, n, seed=5)
+        assert sorted(entries) == list(range(n))
+        for seat, entry in enumerate(entries):
+            seats[entry][seat] += 1
+            follows[entry][entries[(seat + 1) % n]] += 1
+    assert seats == [[games // n] * n] * n
+    for a in range(n):
+        for b in range(n):
+            if a != b:  # a fixed rotation would put 1 after 0 in every game, 0 after 1 never
+                assert 0.25 < follows[a][b] / games < 0.42, (a, b, follows[a][b])
+    assert seating(7, n, seed=5) == seating(7, n, seed=5)

@@ -98,14 +98,14 @@ class CardGameAECEnv(AECEnv):
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
 
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
     @property
     def np_random(self) -> np.random.Generator:
         """The env's generator: wrappers that play seats themselves draw from it, so a seeded
         env replays exactly."""
         return self._np_random
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
 
     # ------------------------------------------------------------------ API
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:

@@ -209,3 +209,18 @@ def test_ray_stays_on_loopback_by_default_only_for_loopback_addresses():
 
     assert [_is_loopback(h) for h in ("127.0.0.1", "localhost", "[::1]")] == [True, True, True]
     assert [_is_loopback(h) for h in ("10.0.0.1", "head.example", "")] == [False, False, False]
+
+
+def test_the_example_trains_and_plays(capsys):
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "examples" / "rllib_ppo.py"
+    spec = importlib.util.spec_from_file_location("rllib_ppo", path)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    example.main(
+        ["--game", "uno", "--players", "2", "--iterations", "2", "--batch", "400", "--eval-games", "2"]
+    )
+    out = capsys.readouterr().out
+    assert "iteration 2: 800 env steps" in out and "2 games of 2-player uno" in out

@@ -13,7 +13,7 @@ import numpy as np
 import torch
 
 from card_envs.core.game import CardGame
-from card_envs.core.policy import Policy
+from card_envs.core.policy import Policy, choose_from_logits
 
 #: the policy id of the learner (in self-play: of every seat)
 LEARNER = "learner"
@@ -51,11 +51,7 @@ class RLlibPolicy(Policy):
         }
         with torch.no_grad():
             logits = self.module.forward_inference({self.observations_key: observed})[self.logits_key]
-        scores = logits[0].numpy().astype(np.float64)
-        if self.greedy:
-            return int(np.argmax(np.where(action_mask > 0, scores, -np.inf)))
-        probs = np.exp(scores - scores.max()) * (action_mask > 0)
-        return int(rng.choice(len(probs), p=probs / probs.sum()))
+        return choose_from_logits(logits[0].numpy(), action_mask, rng, self.greedy)
 
     def __repr__(self) -> str:
         return f"RLlibPolicy(greedy={self.greedy})"

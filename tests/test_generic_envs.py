@@ -413,3 +413,15 @@ def test_rgb_array_frames_keep_one_shape_and_sb3_make_vec_env_works(game):
     vec = make_vec_env(GYM_IDS[game], n_envs=2, env_kwargs={"opponents": "rule"})
     assert vec.reset().shape[0] == 2 and np.asarray(vec.env_method("action_masks")).shape[0] == 2
     vec.close()
+
+
+def test_choose_from_logits_plays_legal_actions_by_their_softmax():
+    from card_envs.core.policy import choose_from_logits
+
+    logits = np.array([5.0, 1.0, 0.0, 1.0])
+    mask = np.array([0, 1, 1, 0], dtype=np.int8)  # the best logit is illegal
+    rng = np.random.default_rng(0)
+    assert choose_from_logits(logits, mask, rng, greedy=True) == 1
+    draws = [choose_from_logits(logits, mask, rng, greedy=False) for _ in range(4000)]
+    assert set(draws) == {1, 2}
+    assert abs(draws.count(1) / 4000 - np.e / (np.e + 1)) < 0.03  # softmax of 1 against 0

@@ -40,6 +40,18 @@ class Policy(ABC):
         return f"{type(self).__name__}()"
 
 
+def choose_from_logits(
+    logits: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator, greedy: bool
+) -> int:
+    """What a network-backed policy plays: its most probable legal action (``greedy``), or one
+    drawn with ``rng`` from the softmax over the legal actions."""
+    scores = np.where(action_mask > 0, np.asarray(logits, dtype=np.float64), -np.inf)
+    if greedy:
+        return int(np.argmax(scores))
+    probs = np.exp(scores - scores.max())
+    return int(rng.choice(probs.size, p=probs / probs.sum()))
+
+
 class RandomAgent(Policy):
     """Uniform over the legal actions; works for every game."""
 

@@ -24,7 +24,7 @@ import torch
 from gymnasium import spaces
 from torch import nn
 
-from card_envs.core.policy import Policy
+from card_envs.core.policy import Policy, choose_from_logits
 from card_envs.envs.single import CardGameEnv
 
 try:
@@ -159,11 +159,7 @@ class TianshouPolicy(Policy):
 
         with torch.no_grad():
             logits, _ = self.actor(Batch(obs=observation[None], mask=action_mask[None]))
-        logits = logits[0].numpy().astype(np.float64)
-        if self.greedy:
-            return int(np.argmax(logits))
-        probs = np.exp(logits - logits.max()) * (action_mask > 0)
-        return int(rng.choice(len(probs), p=probs / probs.sum()))
+        return choose_from_logits(logits[0].numpy(), action_mask, rng, self.greedy)
 
     def __repr__(self) -> str:
         return f"TianshouPolicy(greedy={self.greedy})"

@@ -28,7 +28,7 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
 
 import numpy as np
 
-from card_envs.core.policy import Policy
+from card_envs.core.policy import Policy, choose_from_logits
 from card_envs.registry import game_spec
 
 GROUP = "players"
@@ -96,11 +96,7 @@ class TorchRLPolicy(Policy):
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         with torch.no_grad():
             logits = self.logits.module(torch.as_tensor(observation, dtype=torch.float32)).numpy()
-        logits = np.where(action_mask.astype(bool), logits, -np.inf)
-        if self.greedy:
-            return int(np.argmax(logits))
-        probs = np.exp(logits - logits.max())
-        return int(rng.choice(len(probs), p=probs / probs.sum()))
+        return choose_from_logits(logits, action_mask, rng, self.greedy)
 
     def __repr__(self) -> str:
         return f"TorchRLPolicy(greedy={self.greedy})"

@@ -7,6 +7,7 @@ from typing import Any
 
 from agents.specs import PolicySpec, make_policies
 from card_envs.envs.single import CardGameEnv
+from card_envs.envs.vector import BatchedCardGameEnv
 from card_envs.registry import game_class
 
 
@@ -26,3 +27,18 @@ def make_env(
     table = game_class(game)(num_players)  # checks the game and the player count first
     policies = make_policies(opponents, table.name, table.num_players, **(opponent_knobs or {}))
     return CardGameEnv(game, num_players, opponents=policies, **kwargs)
+
+
+def make_batched_env(
+    game: str = "uno",
+    num_envs: int = 64,
+    num_players: int | None = None,
+    opponents: PolicySpec | Sequence[PolicySpec] = "rule",
+    opponent_knobs: dict[str, Any] | None = None,
+    **kwargs: Any,
+) -> BatchedCardGameEnv:
+    """:class:`BatchedCardGameEnv` (``num_envs`` games on the batched engine) with opponents
+    given as specs, as :func:`make_env` takes them."""
+    table = game_class(game)(num_players)
+    policies = make_policies(opponents, table.name, table.num_players, **(opponent_knobs or {}))
+    return BatchedCardGameEnv(game, num_envs, num_players, opponents=policies, **kwargs)

@@ -32,11 +32,13 @@ from stable_baselines3.common.callbacks import BaseCallback, CallbackList, Check
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 
-from agents.envs import make_env
+from agents.envs import make_batched_env, make_env
 from agents.model import MODEL_FILE, SETTINGS_FILE, ModelPolicy, model_path
 from agents.networks import ScaledObservation
 from agents.specs import make_policy
+from card_envs.batched import batched_games
 from card_envs.callbacks import EvaluationLog, ProgressLines, SelfPlaySnapshots, TimeLimit
+from card_envs.envs.sb3_vec import BatchedVecEnv
 from card_envs.imitation import collect, imitate
 from card_envs.registry import game_class
 
@@ -106,6 +108,9 @@ class TrainSettings:
     scale_observations: bool = True
     #: stop after this many minutes of wall time (imitation included), even before ``timesteps``
     max_minutes: float | None = None
+    #: step the ``envs`` games together on the game's batched engine in this process
+    #: (card_envs.batched), instead of one env per worker process
+    vectorized: bool = False
     #: a trained run (directory or .zip) whose network this run continues from, instead of
     #: imitating a teacher: a curriculum, e.g. rule-based opponents first, then self-play
     init_from: str = ""
@@ -145,6 +150,11 @@ class TrainSettings:
             make_policy(self.imitated(), self.game, engine.num_players)
         if self.init_from:
             ModelPolicy(self.init_from).check_table(engine)
+        if self.vectorized and self.game not in batched_games():
+            raise ValueError(
+                f"vectorized training needs a batched engine; {self.game!r} has none"
+                f" (games with one: {batched_games()})"
+            )
 
     def resolved(self, name: str) -> Any:
         """A setting as the run uses it: the value given, else the game's default, else the general one."""
@@ -217,14 +227,21 @@ def _env_factory(seed: int, env_kwargs: dict[str, Any], threads: int) -> Callabl
     return make
 
 
-def make_vec_env(env_kwargs: dict[str, Any], n_envs: int = 2, seed: int = 0, threads: int = 1) -> VecEnv:
-    """``n_envs`` copies of the single-agent env, in subprocesses when more than one.
+def make_vec_env(
+    env_kwargs: dict[str, Any], n_envs: int = 2, seed: int = 0, threads: int = 1, vectorized: bool = False
+) -> VecEnv:
+    """``n_envs`` copies of the single-agent env, in subprocesses when more than one; or,
+    ``vectorized``, ``n_envs`` games of the batched engine in this process.
 
     ``action_masks()`` is a method of the env class, so MaskablePPO finds it
     through ``SubprocVecEnv`` (sb3-contrib's ActionMasker wrapper would not survive).
     """
     if n_envs < 1:
         raise ValueError(f"n_envs must be >= 1, got {n_envs}")
+    if vectorized:
+        vec_env = BatchedVecEnv(make_batched_env(num_envs=n_envs, **env_kwargs))
+        vec_env.seed(seed)
+        return vec_env
     make_env(**env_kwargs)  # fail fast, in this process, on bad arguments
     factories = [_env_factory(seed + i, env_kwargs, threads) for i in range(n_envs)]
     return SubprocVecEnv(factories) if n_envs > 1 else DummyVecEnv(factories)
@@ -264,7 +281,7 @@ def train(
     if settings.scale_observations:
         policy_kwargs["features_extractor_class"] = ScaledObservation
     env_kwargs = {**settings.env_kwargs(), "opponents": settings.seats()}
-    vec_env = make_vec_env(env_kwargs, settings.envs, settings.seed, settings.threads)
+    vec_env = make_vec_env(env_kwargs, settings.envs, settings.seed, settings.threads, settings.vectorized)
     tensorboard = None
     if run_dir is not None and _has_tensorboard():
         tensorboard = str(run_dir / "tb")

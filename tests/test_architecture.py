@@ -24,7 +24,7 @@ def layer_of(module: str) -> str | None:
     """The layer of a project module name, None for third-party and standard modules."""
     if module.startswith("card_envs.core"):
         return "core"
-    if module.startswith(("card_envs.games", "card_envs.registry", "card_envs.records")):
+    if module.startswith(("card_envs.games", "card_envs.registry", "card_envs.records", "card_envs.batched")):
         return "engines"
     if module.startswith("card_envs.envs") or module == "card_envs":
         return "envs"

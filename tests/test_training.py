@@ -61,6 +61,31 @@ def test_self_play_sends_snapshots_into_the_env_workers(tmp_path):
     assert pool.snapshots == ["b", "c"]
 
 
+def test_vectorized_self_play_run_trains_on_the_batched_engine_and_plays_in_evaluate(tmp_path):
+    settings = TrainSettings(
+        game="uno",
+        num_players=3,
+        opponents=["self", "rule"],
+        timesteps=512,
+        envs=8,
+        vectorized=True,
+        ppo={**TINY_PPO, "n_steps": 16},
+        snapshot_every=128,
+        **FAST_RUN,
+    )
+    model = train_model(settings, tmp_path / "run", progress=False)
+    assert model.num_timesteps >= 512
+    assert json.loads((tmp_path / "run" / "settings.json").read_text())["vectorized"] is True
+    episodes = [info for info in model.ep_info_buffer]
+    assert episodes and all(info["l"] >= 1 for info in episodes)
+    pool = model.get_env().env.opponents[0].policy
+    assert (
+        isinstance(pool, SelfPlayPool) and len(pool.snapshots) >= 2
+    )  # added once per snapshot, not per game
+    result = evaluate_policy(ModelPolicy(tmp_path / "run"), "uno", 3, "rule", episodes=3, seed=1)
+    assert result.episodes == 3
+
+
 def test_a_run_continues_from_another_run_and_refuses_one_of_another_table(tmp_path):
     first = TrainSettings(game="tock", num_players=3, timesteps=64, envs=1, ppo=TINY_PPO, **FAST_RUN)
     before = train_model(first, tmp_path / "first", progress=False)
@@ -163,6 +188,7 @@ def test_model_policy_is_deterministic_given_rng_legal_and_refuses_another_table
         ({"num_players": 11}, "num_players"),
         ({"max_minutes": 0}, "max_minutes must be"),
         ({"imitation_steps": 0}, "imitation_steps must be"),
+        ({"game": "climb", "vectorized": True}, "needs a batched engine"),
     ],
 )
 def test_nonsense_settings_are_refused_before_any_work(change, message):

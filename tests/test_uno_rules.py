@@ -447,3 +447,12 @@ def test_load_state_accepts_a_catch_window_and_a_challenge():
     )
     assert game.action_mask()[E.CHALLENGE]
     game.check_consistency()
+
+
+@pytest.mark.parametrize(("top", "kind"), [("R+2", [1, 0]), ("W+4", [0, 1])])
+def test_the_pending_stack_kind_is_one_hot(top, kind):
+    """Draw Two first, Draw Four second (it once read [0, 0] and [1, 1]: a bool index masks)."""
+    hands = [["R+2", "G5"], ["G1", "W+4"], ["G2", "B7"], ["G3", "Y4"]]
+    game = game_from(discard_pile=["R5", top], colour="R", phase="pending", pending_draw=4, hands=hands)
+    v = game.observation_layout.view(game.observe(0))
+    assert v["pending_kind"].tolist() == kind and v["pending_draw"].tolist() == [4]

@@ -40,7 +40,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--max-minutes", type=float, default=None, help="stop after this much wall time, imitation included"
     )
-    parser.add_argument("--envs", type=int, default=2, help="env worker processes (default: 2)")
+    parser.add_argument(
+        "--envs", type=int, default=2, help="env worker processes, or games with --vectorized (default: 2)"
+    )
+    parser.add_argument(
+        "--vectorized",
+        action="store_true",
+        help="step the --envs games together on the game's compiled batched engine, in this process"
+        " (docs/performance.md); PPO's rollout is --n-steps per game",
+    )
     parser.add_argument(
         "--out", type=Path, default=None, help="run directory (default: the first free runs/<game>-<N>p[-K])"
     )
@@ -126,6 +134,7 @@ def main(argv: list[str] | None = None) -> None:
         opponents=args.opponents,
         timesteps=args.timesteps,
         envs=args.envs,
+        vectorized=args.vectorized,
         seed=args.seed,
         reward_shaping=args.shaping,
         mask_in_observation=args.mask_in_observation,
@@ -152,6 +161,8 @@ def main(argv: list[str] | None = None) -> None:
             raise ValueError(f"env_runners must be >= 0, got {args.env_runners}")
         if args.backend == "sb3" and (args.env_runners or args.address):
             raise ValueError("--env-runners and --address are for --backend rllib")
+        if args.backend == "rllib" and args.vectorized:
+            raise ValueError("--vectorized is for --backend sb3")
     except ValueError as error:
         fail(parser, str(error))
     if args.backend == "rllib":

@@ -29,6 +29,13 @@ Seed = int | np.random.Generator | None
 SEED_BOUND = 2**63
 
 
+def check_max_steps(max_steps: int | None, game: CardGame) -> int:
+    """The step cap of a game's episodes: ``max_steps``, or the game's default for None."""
+    if max_steps is None:
+        return game.default_max_steps
+    return check_int("max_steps", max_steps, 1, 10**9)
+
+
 class IllegalActionError(ValueError):
     """Raised for an action that is out of range, of the wrong type or masked out.
 

@@ -48,6 +48,10 @@ class GameSpec:
             seat of the learning benchmark's "other knobs" line-up (agents must
             also do well against players they were not trained against).
         version: the env version in the PettingZoo and Gymnasium names.
+        batched: the compiled batched rules (:mod:`card_envs.batched`), a class taking the
+            reference engine and a batch size, or ``"module:Class"``; None if the game has none.
+        batched_rule_agent: the rule-based opponent compiled for batched games, a class
+            taking a ``rule_agent`` instance (its knobs) or ``"module:Class"``; None if none.
     """
 
     name: str
@@ -59,6 +63,8 @@ class GameSpec:
     early_finish_rules: Mapping[str, Any] | None = None
     knob_mix: tuple[Mapping[str, Any], ...] = ()
     version: int = 0
+    batched: str | Callable[..., Any] | None = None
+    batched_rule_agent: str | Callable[..., Any] | None = None
 
     @property
     def aec_name(self) -> str:

@@ -13,13 +13,12 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from card_envs.core.checks import check_choice
-from card_envs.core.game import CardGame, IllegalActionError
+from card_envs.core.game import CardGame, IllegalActionError, check_max_steps
 from card_envs.core.ranking import rank_rewards
 from card_envs.core.spec import GameSpec
 from card_envs.envs.common import (
     RENDER_MODES,
     attach_recorder,
-    check_max_steps,
     check_render_mode,
     check_seat,
     render_game,

@@ -23,12 +23,6 @@ def check_render_mode(render_mode: str | None) -> str | None:
     return render_mode
 
 
-def check_max_steps(max_steps: int | None, game: CardGame) -> int:
-    if max_steps is None:
-        return game.default_max_steps
-    return check_int("max_steps", max_steps, 1, 10**9)
-
-
 def check_seat(seat: object, game: CardGame) -> int | None:
     """A seat whose view to render, or None for the full table."""
     return None if seat is None else check_int("seat", seat, 0, game.num_players - 1)

@@ -11,13 +11,12 @@ import numpy as np
 from gymnasium import spaces
 
 from card_envs.core.checks import check_bool, check_choice, check_float
-from card_envs.core.game import CardGame, IllegalActionError
+from card_envs.core.game import CardGame, IllegalActionError, check_max_steps
 from card_envs.core.policy import Policy, RandomAgent
 from card_envs.core.ranking import rank_rewards
 from card_envs.envs.common import (
     RENDER_MODES,
     attach_recorder,
-    check_max_steps,
     check_render_mode,
     check_seat,
     render_game,

@@ -9,6 +9,8 @@ SPEC = register(
         title="Uno",
         engine="card_envs.games.uno.engine:UnoGame",
         rule_agent="agents.uno_rules:UnoRuleAgent",
+        batched="card_envs.games.uno.batched:UnoKernels",
+        batched_rule_agent="agents.batched.uno:UnoBatchedRuleAgent",
         rule_mixes=(
             {
                 "draw_four": "official",

@@ -98,6 +98,7 @@ class UnoGame(CardGame):
         )
         self.missed_call_penalty = check_int("missed_call_penalty", missed_call_penalty, 0, 10)
         self.observation_layout = E.observation_layout(self.num_players)
+        self._offsets = {name: s.start for name, s in self.observation_layout.slices.items()}
         self._clear()
 
     def _clear(self) -> None:
@@ -441,31 +442,33 @@ class UnoGame(CardGame):
 
     # ---------------------------------------------------------- observing
     def observe(self, player: int) -> np.ndarray:
-        n = self.num_players
+        # written at the fields' offsets (no per-call view dict): the AEC loop observes every step
+        n, at = self.num_players, self._offsets
         obs = self.observation_layout.new()
-        v = self.observation_layout.view(obs)
-        v["hand"][:] = self.hands[player]
-        v["top_card"][self.top] = 1
+        obs[at["hand"] : at["hand"] + C.NUM_TYPES] = self.hands[player]
+        obs[at["top_card"] + self.top] = 1
         if self.colour is not None:
-            v["colour"][self.colour] = 1
-        v["clockwise"][0] = self.direction == 1
-        v["pending_draw"][0] = self.pending
+            obs[at["colour"] + self.colour] = 1
+        obs[at["clockwise"]] = self.direction == 1
+        obs[at["pending_draw"]] = self.pending
         if self.pending:
-            v["pending_kind"][self.top == C.WILD_DRAW_FOUR] = 1
-        v["challengeable"][0] = self.challenge is not None
+            obs[at["pending_kind"] + (1 if self.top == C.WILD_DRAW_FOUR else 0)] = 1
+        obs[at["challengeable"]] = self.challenge is not None
         rel = [(player + i) % n for i in range(n)]
-        v["hand_sizes"][:] = [self.hand_sizes[p] for p in rel]
-        v["called"][:] = [self.called[p] for p in rel]
-        v["draw_pile_size"][0] = len(self.draw_pile)
-        v["discard_counts"][:] = np.bincount(self.discard, minlength=C.NUM_TYPES)
-        v["phase"][E.PHASES.index(self._phase)] = 1
+        obs[at["hand_sizes"] : at["hand_sizes"] + n] = [self.hand_sizes[p] for p in rel]
+        obs[at["called"] : at["called"] + n] = [self.called[p] for p in rel]
+        obs[at["draw_pile_size"]] = len(self.draw_pile)
+        obs[at["discard_counts"] : at["discard_counts"] + C.NUM_TYPES] = np.bincount(
+            self.discard, minlength=C.NUM_TYPES
+        )
+        obs[at["phase"] + E.PHASES.index(self._phase)] = 1
         if self.drawn is not None:
-            v["drawn"][self.drawn] = 1
-        if not self.is_over:
-            v["deciding"][(self.current_player - player) % n] = 1
-            v["turn"][(self.turn - player) % n] = 1
+            obs[at["drawn"] + self.drawn] = 1
+        if self._phase != "over":
+            obs[at["deciding"] + (self.current_player - player) % n] = 1
+            obs[at["turn"] + (self.turn - player) % n] = 1
         if self._phase == "catch":
-            v["catch_target"][(self.turn - player) % n] = 1
+            obs[at["catch_target"] + (self.turn - player) % n] = 1
         return obs
 
     # ------------------------------------------------------------ state

@@ -1,0 +1,87 @@
+"""The batched rule-based agents decide exactly as the reference agents do.
+
+States come from random play in the reference engine; in each, the reference agent
+and its batched twin act from the same observation, mask and generator state, and
+must pick the same action and leave the generator in the same state (the same draws).
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import pytest
+from numba import typed
+
+from agents.specs import rule_agent_class
+from card_envs.batched import BatchedRandomAgent, LoopedPolicy, batched_policy
+from card_envs.core.policy import RandomAgent
+from card_envs.registry import game_spec, game_specs
+
+GAMES = [name for name, spec in game_specs().items() if spec.batched_rule_agent is not None]
+
+
+#: knob values the specs' mixes leave out
+MORE_KNOBS = {"tock": [{"target": "random", "cheat_rate": 0.5, "false_knock_rate": 0.5}]}
+
+
+def knob_settings(name: str) -> list[dict]:
+    spec = game_spec(name)
+    return [{}, dict(spec.random_knobs), *map(dict, spec.knob_mix), *MORE_KNOBS.get(name, [])]
+
+
+def sample_states(name: str, n: int, count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Observations and masks of the deciding seat in ``count`` states of random play."""
+    game = game_spec(name).engine_class()(n)
+    rng = np.random.default_rng(seed)
+    game.reset(seed)
+    observations, masks = [], []
+    while len(observations) < count:
+        if game.is_over:
+            game.reset(rng)
+        observations.append(game.observe(game.current_player))
+        masks.append(game.action_mask().copy())
+        game.step(RandomAgent().act(observations[-1], masks[-1], rng))
+    return np.array(observations), np.array(masks)
+
+
+@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("n", [2, 4])
+def test_batched_rule_agent_decides_as_the_reference(name: str, n: int) -> None:
+    observations, masks = sample_states(name, n, 1500, seed=n)
+    rows = np.arange(len(observations))
+    for knobs in knob_settings(name):
+        reference = rule_agent_class(name)(num_players=n, **knobs)
+        batched = batched_policy(reference, name)
+        assert type(batched).__name__.endswith("BatchedRuleAgent"), batched
+        gens = [np.random.default_rng(i) for i in rows]
+        twins = typed.List(copy.deepcopy(gens))
+        expected = [reference.act(o, m, g) for o, m, g in zip(observations, masks, gens, strict=True)]
+        actions = batched.act(observations, masks, twins, rows)
+        assert actions.tolist() == expected, knobs
+        assert all(masks[rows, actions] == 1)
+        assert [g.random() for g in gens] == [g.random() for g in twins]  # the same draws were made
+
+
+def test_batched_random_agent_draws_as_random_agent() -> None:
+    observations, masks = sample_states("uno", 4, 500, seed=1)
+    rows = np.arange(len(masks))
+    gens = [np.random.default_rng(i) for i in rows]
+    twins = typed.List(copy.deepcopy(gens))
+    expected = [RandomAgent().act(o, m, g) for o, m, g in zip(observations, masks, gens, strict=True)]
+    batched = batched_policy(RandomAgent(), "uno")
+    assert isinstance(batched, BatchedRandomAgent)
+    assert batched.act(observations, masks, twins, rows).tolist() == expected
+
+
+def test_other_policies_are_looped_row_by_row() -> None:
+    class First(RandomAgent):
+        def act(self, observation, action_mask, rng):  # type: ignore[no-untyped-def]
+            return int(np.flatnonzero(action_mask)[0])
+
+    observations, masks = sample_states("uno", 4, 50, seed=2)
+    looped = batched_policy(First(), "uno")
+    assert isinstance(looped, LoopedPolicy)
+    rows = np.arange(50)
+    gens = typed.List([np.random.default_rng(0) for _ in rows])
+    assert looped.act(observations, masks, gens, rows).tolist() == [int(np.flatnonzero(m)[0]) for m in masks]

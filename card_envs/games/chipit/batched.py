@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 from card_envs.core.compiled import refresh_compiled_cache
 from card_envs.games.chipit import cards, engine, state
@@ -684,25 +684,25 @@ def _write_observation(st, cc, b, r, player, starts, obs):
 
 
 # ------------------------------------------------------------------ batch calls
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def step_rows(st, r, rows, actions, over):
     """Apply ``actions[i]`` in game ``rows[i]``; ``over[i]``: that game has ended."""
-    for i in range(rows.size):
+    for i in prange(rows.size):
         b = rows[i]
         _apply(st, b, r, actions[i])
         over[i] = st[b, GAME_OVER] != 0
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def deal_rows(st, r, rows, gens):
-    for i in range(rows.size):
+    for i in prange(rows.size):
         _deal(st, rows[i], r, gens[rows[i]])
 
 
-@njit(cache=True)
+@njit(cache=True, parallel=True)
 def write_rows(st, cc, r, rows, starts, observations, masks, current):
     """The decider, its mask and its observation, for each game in ``rows``."""
-    for i in range(rows.size):
+    for i in prange(rows.size):
         b = rows[i]
         player = st[b, CURRENT]
         current[b] = player

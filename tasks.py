@@ -62,7 +62,7 @@ TASKS = {
     "watch": [PYTHON, "-m", "card_envs.watch"],
     "replay": [PYTHON, "-m", "card_envs.replay"],
     "test": [PYTHON, "-m", "pytest", "-n", "auto", "-q"],
-    "bench": [PYTHON, "bench/speed.py"],
+    "bench": [PYTHON, "bench/throughput.py"],
     "lint": [],  # LINTERS only
     "docs": [PYTHON, "-m", "card_envs.commands.docs_tables"],
 }

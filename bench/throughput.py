@@ -37,11 +37,11 @@ from typing import Any
 
 import numpy as np
 
-from card_envs.batched import BatchedGame, random_actions
-from card_envs.registry import game_class, game_spec
+from card_envs.batched import BatchedGame, batched_games, random_actions
+from card_envs.registry import game_class, game_spec, game_specs
 
 ROOT = Path(__file__).resolve().parent.parent
-GAMES = ["chipit", "tock", "uno"]
+GAMES = sorted(game_specs())  # every registered game; the batched columns for those with a batched engine
 BATCH_SIZES = [1, 64, 1024, 4096]
 
 
@@ -172,14 +172,16 @@ def memory(game: str, n: int) -> dict[str, float]:
     from agents.envs import make_env
 
     aec = importlib.import_module(f"card_envs.{game_spec(game).aec_name}")
-    batch = BatchedGame(game, 1024, n)
-    arrays = batch.kernels.state
-    state_bytes = sum(a.nbytes for a in arrays) + batch.observations.nbytes + batch.masks.nbytes
-    return {
+    result = {
         "aec_bytes": memory_per_env(lambda: aec.env(num_players=n)),
         "single_bytes": memory_per_env(lambda: make_env(game, n, opponents="rule")),
-        "batched_bytes_per_game": state_bytes / batch.batch_size,
     }
+    if game in batched_games():
+        batch = BatchedGame(game, 1024, n)
+        arrays = batch.kernels.state
+        state_bytes = sum(a.nbytes for a in arrays) + batch.observations.nbytes + batch.masks.nbytes
+        result["batched_bytes_per_game"] = state_bytes / batch.batch_size
+    return result
 
 
 def training_rate(game: str, timesteps: int, **changes: Any) -> float:
@@ -225,15 +227,16 @@ def main(argv: list[str] | None = None) -> None:
             row["engine"] = rate(engine_run(game, n), args.seconds, args.repeats)
             row["aec"] = rate(aec_run(game, n), args.seconds, args.repeats)
             row["single"] = rate(single_run(game, n), args.seconds, args.repeats)
-            for b in BATCH_SIZES:
-                row[f"B={b}"] = rate(batched_run(game, n, b), args.seconds, args.repeats)
+            if game in batched_games():
+                for b in BATCH_SIZES:
+                    row[f"B={b}"] = rate(batched_run(game, n, b), args.seconds, args.repeats)
             row.update(memory(game, n))
             rows.append(row)
             print(json.dumps(row), flush=True)
     results["play"] = rows
     if not args.no_training:
         training = []
-        for game in args.game or GAMES:
+        for game in [g for g in args.game or GAMES if g in batched_games()]:
             steps = args.training_steps
             row = {
                 "game": game,
@@ -266,8 +269,9 @@ def report(results: dict[str, Any]) -> str:
         "|---|---|" + "---|" * (3 + len(BATCH_SIZES)),
     ]
     for r in results["play"]:
-        cells = [r["engine"], r["aec"], r["single"], *(r[f"B={b}"] for b in BATCH_SIZES)]
-        lines.append(f"| {r['game']} | {r['players']} | " + " | ".join(f"{c:,.0f}" for c in cells) + " |")
+        cells = [r["engine"], r["aec"], r["single"], *(r.get(f"B={b}") for b in BATCH_SIZES)]
+        text = ["" if c is None else f"{c:,.0f}" for c in cells]
+        lines.append(f"| {r['game']} | {r['players']} | " + " | ".join(text) + " |")
     lines += [
         "",
         "| game | N | AEC env bytes | single env bytes | batched bytes per game |",
@@ -276,7 +280,7 @@ def report(results: dict[str, Any]) -> str:
     for r in results["play"]:
         lines.append(
             f"| {r['game']} | {r['players']} | {r['aec_bytes']:,.0f} | {r['single_bytes']:,.0f}"
-            f" | {r['batched_bytes_per_game']:,.0f} |"
+            f" | {r.get('batched_bytes_per_game', 0):,.0f} |"
         )
     if "training" in results:
         lines += [

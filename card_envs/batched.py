@@ -202,7 +202,10 @@ class BatchedGame:
         self.current_players = np.zeros(b, np.int64)
         self.steps = np.zeros(b, np.int64)  # actions taken in each game so far
         self.seeds = np.zeros(b, np.int64)  # each game's deal seed (CardGame.reset(seed) replays it)
-        self.generators = typed.List([np.random.default_rng(0) for _ in range(b)])
+        # one generator per game, re-seeded in place at each deal (the typed List, which the
+        # kernels read, holds the same objects; replacing its items costs more than a deal)
+        self._generator_objects = [np.random.default_rng(0) for _ in range(b)]
+        self.generators = typed.List(self._generator_objects)
         self.all_rows = np.arange(b, dtype=np.int64)
         self._seed_source = np.random.default_rng()
         self._started = False
@@ -227,8 +230,8 @@ class BatchedGame:
         if seeds is None:
             seeds = self._seed_source.integers(SEED_BOUND, size=rows.size)
         self._started = True
-        for row, seed in zip(rows.tolist(), seeds.tolist(), strict=True):
-            self.generators[row] = np.random.default_rng(seed)
+        for row, seed in zip(rows.tolist(), seeds.tolist(), strict=True):  # as default_rng(seed)
+            self._generator_objects[row].bit_generator.state = np.random.PCG64(seed).state
         self.seeds[rows] = seeds
         self.steps[rows] = 0
         self.kernels.deal(rows, self.generators)

@@ -227,6 +227,10 @@ class BatchedGame:
     def deal(self, rows: np.ndarray, seeds: np.ndarray | None = None) -> None:
         """Deal new games in ``rows``, seeded with ``seeds`` (default: new seeds from the batch's source)."""
         rows = np.asarray(rows, dtype=np.int64)
+        self._deal(rows, seeds)
+        self.kernels.write(rows, self.observations, self.masks, self.current_players)
+
+    def _deal(self, rows: np.ndarray, seeds: np.ndarray | None) -> None:
         if seeds is None:
             seeds = self._seed_source.integers(SEED_BOUND, size=rows.size)
         self._started = True
@@ -235,7 +239,6 @@ class BatchedGame:
         self.seeds[rows] = seeds
         self.steps[rows] = 0
         self.kernels.deal(rows, self.generators)
-        self.kernels.write(rows, self.observations, self.masks, self.current_players)
 
     def step(self, actions: Any, rows: Any = None, *, reset_ended: bool = True) -> BatchStep:
         """Apply ``actions[i]`` for the deciding seat of game ``rows[i]`` (default: every game).
@@ -257,17 +260,17 @@ class BatchedGame:
         n = self.num_players
         ranks = np.zeros((rows.size, n), np.int64)
         rewards = np.zeros((rows.size, n), np.float32)
-        self.kernels.write(rows, self.observations, self.masks, self.current_players)
         if ended.any():
             done = np.flatnonzero(ended)
             final = np.zeros((done.size, n), np.int64)
             self.kernels.ranks(rows[done], truncated[done], final)
             ranks[done] = final
             rewards[done] = rank_rewards_batch(final)
-            if truncated.any():  # a truncated game decides nothing more
-                self.masks[rows[truncated]] = 0
             if reset_ended:
-                self.deal(rows[done])
+                self._deal(rows[done], None)
+        self.kernels.write(rows, self.observations, self.masks, self.current_players)
+        if truncated.any() and not reset_ended:  # a truncated game decides nothing more
+            self.masks[rows[truncated]] = 0
         return BatchStep(rows, rewards, over, truncated, ranks)
 
     def observe(self, rows: Any, players: Any) -> np.ndarray:

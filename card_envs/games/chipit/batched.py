@@ -693,9 +693,9 @@ def step_rows(st, r, rows, actions, over):
         over[i] = st[b, GAME_OVER] != 0
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def deal_rows(st, r, rows, gens):
-    for i in prange(rows.size):
+    for i in range(rows.size):
         _deal(st, rows[i], r, gens[rows[i]])
 
 

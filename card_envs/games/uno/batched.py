@@ -464,9 +464,9 @@ def step_rows(s, r, rows, actions, gens, over):
         over[i] = s.g[b, PHASE] == OVER
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
 def deal_rows(s, r, rows, gens):
-    for i in prange(rows.size):
+    for i in range(rows.size):
         _deal(s, rows[i], r, gens[rows[i]])
 
 

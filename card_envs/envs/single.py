@@ -32,6 +32,16 @@ def with_mask(observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
     return np.concatenate([observation, action_mask.astype(np.float32)])
 
 
+def observation_box(game: CardGame, mask_in_observation: bool) -> spaces.Box:
+    """A learner's observation space: the game's fields, then the mask if it is appended."""
+    layout = game.observation_layout
+    low, high = layout.low, layout.high
+    if mask_in_observation:
+        low = np.concatenate([low, np.zeros(game.num_actions, np.float32)])
+        high = np.concatenate([high, np.ones(game.num_actions, np.float32)])
+    return spaces.Box(low, high, dtype=np.float32)
+
+
 class CardGameEnv(gymnasium.Env):
     """The learner plays one seat; the other seats are played by policies inside ``step``.
 
@@ -113,12 +123,7 @@ class CardGameEnv(gymnasium.Env):
         self.reward_shaping = check_float("reward_shaping", reward_shaping, 0.0, 100.0)
         self._lead = 0.0
         self.mask_in_observation = check_bool("mask_in_observation", mask_in_observation)
-        layout = self.game.observation_layout
-        low, high = layout.low, layout.high
-        if self.mask_in_observation:
-            low = np.concatenate([low, np.zeros(self.game.num_actions, np.float32)])
-            high = np.concatenate([high, np.ones(self.game.num_actions, np.float32)])
-        self.observation_space = spaces.Box(low, high, dtype=np.float32)
+        self.observation_space = observation_box(self.game, self.mask_in_observation)
         self.action_space = spaces.Discrete(self.game.num_actions)
         self.learner = 0
         self.num_steps = 0

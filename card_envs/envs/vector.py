@@ -24,7 +24,7 @@ from card_envs.batched import BatchedGame, BatchedPolicy, BatchStep, batched_pol
 from card_envs.core.checks import check_bool, check_float, check_int
 from card_envs.core.game import SEED_BOUND
 from card_envs.core.policy import Policy, RandomAgent
-from card_envs.envs.single import MAX_REDEALS
+from card_envs.envs.single import MAX_REDEALS, observation_box
 
 try:  # gymnasium >= 1.1 names the autoreset modes (RLlib pins 1.2)
     from gymnasium.vector import AutoresetMode
@@ -104,12 +104,7 @@ class BatchedCardGameEnv(gymnasium.vector.VectorEnv):
         self.opponents = self._seat_opponents(opponents)
         self.reward_shaping = check_float("reward_shaping", reward_shaping, 0.0, 100.0)
         self.mask_in_observation = check_bool("mask_in_observation", mask_in_observation)
-        layout = self.batch.reference.observation_layout
-        low, high = layout.low, layout.high
-        if self.mask_in_observation:
-            low = np.concatenate([low, np.zeros(self.batch.num_actions, np.float32)])
-            high = np.concatenate([high, np.ones(self.batch.num_actions, np.float32)])
-        self.single_observation_space = spaces.Box(low, high, dtype=np.float32)
+        self.single_observation_space = observation_box(self.batch.reference, self.mask_in_observation)
         self.single_action_space = spaces.Discrete(self.batch.num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)

@@ -75,8 +75,8 @@ def test_batched_engine_plays_exactly_as_the_reference(name: str, n: int, rules:
 
 
 #: games per game and player count in the slow differential test, shared among the variants:
-#: 200 keeps CI within its 30 minutes on 2 cores; CARD_ENVS_DIFFERENTIAL_GAMES=1000 runs more
-SLOW_GAMES = int(os.environ.get("CARD_ENVS_DIFFERENTIAL_GAMES", "200"))
+#: 100 keeps CI within its 30 minutes on 2 cores; CARD_ENVS_DIFFERENTIAL_GAMES=1000 runs more
+SLOW_GAMES = int(os.environ.get("CARD_ENVS_DIFFERENTIAL_GAMES", "100"))
 
 
 @pytest.mark.slow

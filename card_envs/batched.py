@@ -112,6 +112,18 @@ class BatchedPolicy(ABC):
         return
 
 
+class BatchedTwin(BatchedPolicy):
+    """The compiled twin of one reference agent, whose knobs (checked by its constructor) it plays with."""
+
+    agent: Any
+
+    def __init__(self, agent: Policy) -> None:
+        self.agent = agent
+
+    def __repr__(self) -> str:
+        return f"Batched{self.agent!r}"
+
+
 class BatchedRandomAgent(BatchedPolicy):
     """:class:`RandomAgent` for a batch: the same draws, so the same actions."""
 

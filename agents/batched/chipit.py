@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from agents.chipit_rules import ChipItRuleAgent
-from card_envs.batched import BatchedPolicy
+from card_envs.batched import BatchedTwin, random_legal
 from card_envs.core.compiled import refresh_compiled_cache
 from card_envs.games.chipit import batched as B
 from card_envs.games.chipit import cards as C
@@ -272,12 +272,7 @@ def _act(obs, mask, gen, starts, max_chips, return_points, prefer_sets, mistake_
             first = a
             break
     if mistake_rate != 0.0 and gen.random() < mistake_rate:
-        pick = gen.integers(0, legal)
-        for a in range(mask.size):
-            if mask[a]:
-                if pick == 0:
-                    return a
-                pick -= 1
+        return random_legal(mask, gen)  # the reference's legal[rng.integers(legal.size)]
     phase, top = 0, obs[starts[F_PHASE]]
     for i in range(1, len(E.PHASES)):  # argmax: the first of equals
         if obs[starts[F_PHASE] + i] > top:
@@ -313,16 +308,13 @@ def _act_rows(
         )
 
 
-class ChipItBatchedRuleAgent(BatchedPolicy):
+class ChipItBatchedRuleAgent(BatchedTwin):
     """:class:`ChipItRuleAgent` for a batch: its knobs, its decisions, its draws."""
 
     def __init__(self, agent: ChipItRuleAgent) -> None:
-        self.agent = agent  # holds the knobs, checked by the reference agent
+        super().__init__(agent)
         layout = E.observation_layout(agent.num_players)
         self._starts = np.array([layout.slices[f].start for f in FIELDS], dtype=np.int64)
-
-    def __repr__(self) -> str:
-        return f"Batched{self.agent!r}"
 
     def act(
         self, observations: np.ndarray, masks: np.ndarray, generators: Any, rows: np.ndarray

@@ -7,8 +7,8 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from agents.tock_rules import TARGETS, TockRuleAgent
-from card_envs.batched import BatchedPolicy
+from agents.tock_rules import TARGETS
+from card_envs.batched import BatchedTwin
 from card_envs.core.compiled import refresh_compiled_cache
 from card_envs.games.tock import encoding
 from card_envs.games.tock.encoding import (
@@ -83,14 +83,8 @@ def _act_rows(observations, masks, gens, rows, vigilance, false_knock_rate, chea
         )
 
 
-class TockBatchedRuleAgent(BatchedPolicy):
+class TockBatchedRuleAgent(BatchedTwin):
     """:class:`TockRuleAgent` for a batch: its knobs, its decisions, its draws."""
-
-    def __init__(self, agent: TockRuleAgent) -> None:
-        self.agent = agent  # holds the knobs, checked by the reference agent
-
-    def __repr__(self) -> str:
-        return f"Batched{self.agent!r}"
 
     def act(
         self, observations: np.ndarray, masks: np.ndarray, generators: Any, rows: np.ndarray

@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit
 
 from agents.uno_rules import UnoRuleAgent
-from card_envs.batched import BatchedPolicy
+from card_envs.batched import BatchedTwin
 from card_envs.core.compiled import refresh_compiled_cache
 from card_envs.games.uno import cards as C
 from card_envs.games.uno import encoding as E
@@ -80,17 +80,14 @@ def _act_rows(observations, masks, gens, rows, knobs, starts, n, out):
         out[i] = _act(observations[i], masks[i], gens[rows[i]], knobs, starts, n)
 
 
-class UnoBatchedRuleAgent(BatchedPolicy):
+class UnoBatchedRuleAgent(BatchedTwin):
     """:class:`UnoRuleAgent` for a batch: its knobs, its decisions, its draws."""
 
     def __init__(self, agent: UnoRuleAgent) -> None:
-        self.agent = agent  # holds the knobs, checked by the reference agent
+        super().__init__(agent)
         self._knobs = np.array([agent.forget_call, agent.catch_rate, agent.challenge_rate])
         layout = E.observation_layout(agent.num_players)
         self._starts = np.array([layout.slices[f].start for f in ("hand", "hand_sizes", "clockwise")])
-
-    def __repr__(self) -> str:
-        return f"Batched{self.agent!r}"
 
     def act(
         self, observations: np.ndarray, masks: np.ndarray, generators: Any, rows: np.ndarray

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.specs import rule_spec
+from card_envs.batched import batched_games
 from card_envs.registry import game_spec, game_specs
 from card_envs.report import plot_learning_curve, plot_win_rates
 from card_envs.tournament import TournamentResult, tournament
@@ -49,6 +50,12 @@ def lineups(game: str, agent: str, players: int) -> dict[str, list[str]]:
         "random": [agent, *["random"] * others],
         "other knobs": [agent, *(mix * others)[:others]],
     }
+
+
+def head_to_head(first: str, second: str, players: int) -> list[str]:
+    """The two agents in alternate seats (each counted once per game over its seats), and a
+    rule-based player in the last seat at an odd table, so both hold as many seats."""
+    return [(first, second)[seat % 2] for seat in range(players - players % 2)] + ["rule"] * (players % 2)
 
 
 def table_name(game: str, players: int) -> str:
@@ -82,6 +89,20 @@ def train_run(settings: TrainSettings, out: Path, reuse: bool = False) -> dict[s
     return result
 
 
+def training_speed(args: argparse.Namespace, game: str) -> dict[str, Any]:
+    """How the runs step their games: ``--envs`` games of the batched engine in one process
+    (4-5x the PPO steps per second, docs/performance.md), or one env per worker process."""
+    if args.processes or game not in batched_games():
+        return {}
+    ppo = {"n_steps": args.n_steps, "batch_size": args.batch_size}
+    if args.lr:
+        ppo["learning_rate"] = args.lr
+    return {"vectorized": True, "envs": args.envs, "ppo": ppo}
+
+
+PPO_FLAGS = {"n_steps": "--n-steps", "batch_size": "--batch-size", "learning_rate": "--lr"}
+
+
 def command_line(settings: TrainSettings) -> str:
     """The train.py command that repeats a run (the bench's own settings spelled out)."""
     return (
@@ -89,7 +110,9 @@ def command_line(settings: TrainSettings) -> str:
         f" --opponents {','.join(settings.opponents)} --timesteps {settings.timesteps}"
         + (f" --max-minutes {settings.max_minutes:g}" if settings.max_minutes else "")
         + f" --seed {settings.seed}"
-        f" --eval-every {settings.eval_every} --eval-games {settings.eval_games}"
+        + (f" --vectorized --envs {settings.envs}" if settings.vectorized else "")
+        + "".join(f" {PPO_FLAGS[k]} {v:g}" for k, v in settings.ppo.items())
+        + f" --eval-every {settings.eval_every} --eval-games {settings.eval_games}"
         + (f" --init-from {Path(settings.init_from).relative_to(ROOT)}" if settings.init_from else "")
     )
 
@@ -113,6 +136,7 @@ def bench_game(game: str, args: argparse.Namespace, runs: Path, out_dir: Path) -
         eval_every=args.eval_every,
         eval_games=args.curve_games,
         imitation_steps=args.imitation_steps,
+        **training_speed(args, game),
     )
     out: dict[str, Any] = {
         "game": game,
@@ -139,12 +163,16 @@ def bench_game(game: str, args: argparse.Namespace, runs: Path, out_dir: Path) -
             print(f"== {name}: {who} vs {opponents} ({games} games)", flush=True)
             lineup = [entry, *entries[1:]]
             results[f"{who} vs {opponents}"] = tournament(game, lineup, games, seed=args.seed + 1)
-    league = [agent, f"greedy:{runs / f'{name}-self'}", *["rule"] * (players - 2)]
+    selfplay_agent = f"greedy:{runs / f'{name}-self'}"
+    league = [agent, selfplay_agent, *["rule"] * (players - 2)]
     print(f"== {name}: league ({args.eval_games} games)", flush=True)
     results["league"] = tournament(game, league, args.eval_games, seed=args.seed + 2)
+    print(f"== {name}: head-to-head ({args.eval_games} games)", flush=True)
+    duel = head_to_head(agent, selfplay_agent, players)
+    results["head-to-head"] = tournament(game, duel, args.eval_games, seed=args.seed + 3, pool_copies=True)
     out["results"] = {k: r.as_json() for k, r in results.items()}
     plot_win_rates(
-        [results["agent vs rule"], results["agent vs other knobs"], results["league"]],
+        [results[key] for key in ("agent vs rule", "agent vs other knobs", "league", "head-to-head")],
         out_dir / f"{name}-win_rates.png",
     )
     curves = {run: [start_dir / CURVE, runs / f"{name}-{run}" / CURVE] for run in ("rule", "self")}
@@ -201,7 +229,7 @@ def game_section(game: dict[str, Any]) -> list[str]:
         "|---|---|---|---|---|---|",
     ]
     for key, result in game["results"].items():
-        if key != "league":
+        if key not in ("league", "head-to-head"):
             who, _, opponents = key.partition(" vs ")
             lines.append(f"| vs {players - 1} {opponents} | {who} | {row(result['agents'][0])} |")
     rest = {2: "", 3: ", a rule-based player"}.get(players, f", {players - 2} rule-based players")
@@ -214,6 +242,18 @@ def game_section(game: dict[str, Any]) -> list[str]:
     ]
     for a in game["results"]["league"]["agents"]:
         lines.append(f"| `{a['name']}` | {row(a)} | {a['rating']:.2f} |")
+    if "head-to-head" in game["results"]:
+        odd = ", and a rule-based player in the last seat" if players % 2 else ""
+        lines += [
+            "",
+            f"Head-to-head (the two agents in alternate seats{odd}; per game, an agent's rank"
+            " and reward are the means over its seats, and it wins if one of its seats does):",
+            "",
+            "| agent | games | win rate | mean reward | mean rank | rating |",
+            "|---|---|---|---|---|---|",
+        ]
+        for a in game["results"]["head-to-head"]["agents"]:
+            lines.append(f"| `{a['name']}` | {row(a)} | {a['rating']:.2f} |")
     lines += ["", f"![win rates]({name}-win_rates.png) ![learning curve]({name}-curve.png)", ""]
     return lines
 
@@ -256,6 +296,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--eval-every", type=int, default=50_000, help="steps between learning-curve points")
     parser.add_argument("--curve-games", type=int, default=200, help="games per point of the learning curve")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--envs", type=int, default=32, help="games stepped together per run (default: 32)")
+    parser.add_argument("--n-steps", type=int, default=256, help="PPO rollout steps per game (default: 256)")
+    parser.add_argument("--batch-size", type=int, default=1024, help="PPO minibatch (default: 1024)")
+    parser.add_argument("--lr", type=float, default=None, help="PPO learning rate (default: the runs' own)")
+    parser.add_argument(
+        "--processes",
+        action="store_true",
+        help="train with one env per worker process (train.py's default) instead of the batched engine",
+    )
     parser.add_argument(
         "--out",
         type=Path,
@@ -276,6 +325,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.quick:
         args.minutes, args.steps, args.eval_every, args.imitation_steps = 5.0, 2_048, 1_024, 500
         args.eval_games = args.baseline_games = args.curve_games = 8
+        args.envs, args.n_steps, args.batch_size = 4, 64, 128
     out = args.out or (ROOT / "runs" / "bench-quick" if args.quick else ROOT / "docs" / "results")
     runs = ROOT / "runs" / ("bench-quick" if args.quick else "bench")  # models stay out of docs/
     out.mkdir(parents=True, exist_ok=True)

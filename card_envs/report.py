@@ -60,7 +60,9 @@ def plot_win_rates(results: Sequence[TournamentResult], path: Path) -> Path:
             [a.win_rate.high - a.win_rate.value for a in result.agents],
         ]
         ax.bar(range(len(names)), rates, yerr=errors, capsize=4, color="tab:blue")
-        ax.axhline(1 / result.num_players, color="grey", linestyle="--", label="equal share")
+        # an agent's equal share is its part of the seats (more than 1/N for pooled copies)
+        shares = [sum(a.seat_games) / max(1, result.games * result.num_players) for a in result.agents]
+        ax.scatter(range(len(names)), shares, marker="_", s=900, color="grey", label="equal share", zorder=3)
         ax.set_xticks(range(len(names)), names, rotation=20, ha="right", fontsize=8)
         ax.set_ylabel("win rate (95% CI)")
         ax.set_title(f"{result.num_players}-player {result.game}, {result.games} games", fontsize=9)

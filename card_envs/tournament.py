@@ -213,6 +213,7 @@ def tournament(
     max_steps: int | None = None,
     progress: Callable[[int, int], None] | None = None,
     record_dir: str | Path | None = None,
+    pool_copies: bool = False,
 ) -> TournamentResult:
     """Play ``games`` games with one line-up entry per seat and summarise each entry.
 
@@ -222,6 +223,8 @@ def tournament(
     ``progress(done, games)`` is called as batches of games finish.
     ``record_dir``: write every game there as a record (``game-000001.jsonl``
     and up, :mod:`card_envs.records`) that :func:`card_envs.records.replay` plays again.
+    ``pool_copies``: entries with the same spec are one agent (a head-to-head of two
+    agents with two seats each, say), judged per game over all its seats (:func:`summarise`).
     """
     rules = dict(rules or {})
     n = len(lineup)
@@ -263,7 +266,11 @@ def tournament(
             if progress is not None:
                 progress(len(records), games)
     seconds = time.perf_counter() - start
-    return summarise(engine.name, n, rules, seed, names, records, seconds)
+    if not pool_copies:
+        return summarise(engine.name, n, rules, seed, names, records, seconds)
+    labels = [spec_label(spec) for spec in lineup]
+    agents = list(dict.fromkeys(labels))
+    return summarise(engine.name, n, rules, seed, agents, records, seconds, [agents.index(x) for x in labels])
 
 
 def summarise(
@@ -274,34 +281,44 @@ def summarise(
     names: list[str],
     records: list[GameRecord],
     seconds: float,
+    agent_of: Sequence[int] | None = None,
 ) -> TournamentResult:
+    """One AgentStats per name in ``names``; ``agent_of[e]`` is the agent line-up entry ``e``
+    plays for (default: entry ``e`` is agent ``e``). An agent with several seats in a game
+    counts that game once: its rank, reward and game figures are the means over its seats,
+    and it won if one of its seats did."""
+    agent_of = list(agent_of) if agent_of is not None else list(range(len(names)))
     league = League()
-    per_entry: list[dict[str, list[Any]]] = [
-        {"ranks": [], "rewards": [], "infos": [], "seats": [0] * num_players} for _ in names
+    per_agent: list[dict[str, list[Any]]] = [
+        {"ranks": [], "rewards": [], "wins": [], "infos": [], "seats": [0] * num_players} for _ in names
     ]
     for record in records:
-        league.record([names[e] for e in record.entries], record.ranks)
+        seats_of: dict[int, list[int]] = {}
         for seat, entry in enumerate(record.entries):
-            per_entry[entry]["seats"][seat] += 1
-            per_entry[entry]["ranks"].append(record.ranks[seat])
-            per_entry[entry]["rewards"].append(record.rewards[seat])
-            per_entry[entry]["infos"].append(record.infos[seat])
-    agents = []
-    for name, data in zip(names, per_entry, strict=True):
-        ranks = data["ranks"]
+            seats_of.setdefault(agent_of[entry], []).append(seat)
+            per_agent[agent_of[entry]]["seats"][seat] += 1
+        for agent, seats in seats_of.items():
+            data = per_agent[agent]
+            data["ranks"].append(float(np.mean([record.ranks[s] for s in seats])))
+            data["rewards"].append(float(np.mean([record.rewards[s] for s in seats])))
+            data["wins"].append(min(record.ranks[s] for s in seats) == 1)
+            keys = {k for s in seats for k in record.infos[s]}
+            data["infos"].append({k: np.mean([record.infos[s].get(k, 0.0) for s in seats]) for k in keys})
+        league.record([names[a] for a in seats_of], [per_agent[a]["ranks"][-1] for a in seats_of])
+    stats = []
+    for name, data in zip(names, per_agent, strict=True):
         keys = sorted({k for info in data["infos"] for k in info})
-        figures = {k: float(np.mean([info.get(k, 0.0) for info in data["infos"]])) for k in keys}
-        agents.append(
+        stats.append(
             AgentStats(
                 name=name,
-                games=len(ranks),
-                win_rate=wilson_interval(sum(r == 1 for r in ranks), len(ranks)),
-                mean_rank=mean_interval(ranks),
+                games=len(data["ranks"]),
+                win_rate=wilson_interval(sum(data["wins"]), len(data["wins"])),
+                mean_rank=mean_interval(data["ranks"]),
                 mean_reward=mean_interval(data["rewards"]),
                 rating=league.ordinal(name),
                 rating_sigma=league.sigma(name),
                 seat_games=data["seats"],
-                figures=figures,
+                figures={k: float(np.mean([info.get(k, 0.0) for info in data["infos"]])) for k in keys},
             )
         )
     return TournamentResult(
@@ -310,7 +327,7 @@ def summarise(
         rules=rules,
         seed=seed,
         games=len(records),
-        agents=agents,
+        agents=stats,
         truncated=sum(r.truncated for r in records),
         steps=sum(r.steps for r in records),
         seconds=seconds,

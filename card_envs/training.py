@@ -333,7 +333,7 @@ def warm_start(
         steps,
         model.gamma,
         settings.seed,
-        settings.envs,
+        min(settings.envs, os.cpu_count() or 1),  # --vectorized may ask for dozens of games
     )
     threads = torch.get_num_threads()
     torch.set_num_threads(os.cpu_count() or 1)  # nothing else runs while the network imitates

@@ -129,3 +129,33 @@ def test_seating_gives_every_seat_and_every_neighbour_order_equally():
             if a != b:  # a fixed rotation would put 1 after 0 in every game, 0 after 1 never
                 assert 0.25 < follows[a][b] / games < 0.42, (a, b, follows[a][b])
     assert seating(7, n, seed=5) == seating(7, n, seed=5)
+
+
+def test_pooled_copies_count_each_game_once_with_the_mean_over_their_seats():
+    from card_envs.core.ranking import rank_rewards
+    from card_envs.tournament import GameRecord, summarise
+
+    def game(entries, ranks):
+        infos = [{"points": float(r)} for r in ranks]
+        return GameRecord(entries, ranks, rank_rewards(ranks), infos, 10, False)
+
+    # line-up A, B, A, B; game 1 seats them A B A B, game 2 B A B A; ranks by seat 1, 2, 3, 4
+    records = [game([0, 1, 2, 3], [1, 2, 3, 4]), game([1, 2, 3, 0], [1, 2, 3, 4])]
+    result = summarise("climb", 4, {}, 0, ["A", "B"], records, 1.0, agent_of=[0, 1, 0, 1])
+    a, b = result.agents
+    assert (a.name, a.games, b.games) == ("A", 2, 2)
+    assert a.mean_rank.value == pytest.approx(2.5)  # game 1: ranks 1, 3; game 2: ranks 2, 4
+    assert a.mean_reward.value == pytest.approx(0.0)  # (1 - 1/3) / 2, then (1/3 - 1) / 2
+    assert a.win_rate.value == b.win_rate.value == 0.5
+    assert a.seat_games == b.seat_games == [1, 1, 1, 1]
+    assert a.figures["points"] == pytest.approx(2.5)
+
+
+def test_a_head_to_head_with_pooled_copies_is_zero_sum_between_two_agents():
+    lineup = ["rule", "random", "rule", "random"]
+    result = tournament("climb", lineup, games=24, seed=1, workers=1, pool_copies=True)
+    rule, random = result.agents
+    assert (rule.name, random.name, rule.games) == ("rule", "random", 24)
+    assert rule.mean_reward.value == pytest.approx(-random.mean_reward.value)
+    assert rule.mean_reward.value > 0 and rule.rating > random.rating
+    assert sum(rule.seat_games) == 48

@@ -4,6 +4,7 @@
     python evaluate.py --agents greedy:runs/uno,rule,rule,random --games 2000
     python evaluate.py --game tock --agents rule,rule:vigilance=0.5,random,random --out reports/tock
     python evaluate.py --policy rule --opponents random
+    python evaluate.py --agents greedy:runs/a,greedy:runs/b,greedy:runs/a,greedy:runs/b --pool-copies
     python evaluate.py --agents rule,rule,rule,random --games 10 --record games/
     python -m card_envs.replay games/game-000001.jsonl       # play a recorded game again
 
@@ -45,6 +46,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--games", "--episodes", type=int, default=500, help="games per line-up (default: 500)"
+    )
+    parser.add_argument(
+        "--pool-copies",
+        action="store_true",
+        help="an agent named more than once in --agents is one agent, judged per game over its seats"
+        " (a head-to-head: --agents greedy:A,greedy:B,greedy:A,greedy:B)",
     )
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: the CPUs)")
     parser.add_argument("--out", type=Path, help="write results.json, report.md and PNG plots here")
@@ -112,6 +119,7 @@ def main(argv: list[str] | None = None) -> None:
                 workers=args.workers,
                 progress=report_progress,
                 record_dir=record_dir,
+                pool_copies=args.pool_copies,
             )
         except ValueError as error:
             fail(parser, str(error))

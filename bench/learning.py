@@ -12,8 +12,10 @@ on against rule-based players and the self-play agent against its own snapshots 
 and rule-based players in the others. Then, with seats rotated, the rule-trained agent
 (playing its most probable legal action) against rule-based players, random players and
 rule-based players with other knobs (the game spec's knob_mix), each next to a rule-based
-player in the same seats as the baseline; and a head-to-head league of both agents with
-rule-based players. Every figure is the true rank reward with 95% intervals.
+player in the same seats as the baseline; a league of both agents with rule-based players;
+and a head-to-head of the two agents alone, in alternate seats. Every figure is the true
+rank reward with 95% intervals. The runs step their games on the game's batched engine
+(--envs games per run; --processes for one env per worker process instead).
 
 Each table's numbers go to docs/results/<game>[-<N>p].json as soon as it is done, and
 docs/results.md is rewritten from every file there, so games can be run one at a time (a
@@ -195,6 +197,12 @@ def row(agent: dict[str, Any]) -> str:
     )
 
 
+def rated_table(result: dict[str, Any]) -> list[str]:
+    """A tournament's agents with their ratings, as Markdown lines (a blank line first)."""
+    head = ["| agent | games | win rate | mean reward | mean rank | rating |", "|---|---|---|---|---|---|"]
+    return ["", *head] + [f"| `{a['name']}` | {row(a)} | {a['rating']:.2f} |" for a in result["agents"]]
+
+
 def game_section(game: dict[str, Any]) -> list[str]:
     players = game.get("players", PLAYERS)
     name = table_name(game["game"], players)
@@ -236,31 +244,24 @@ def game_section(game: dict[str, Any]) -> list[str]:
     lines += [
         "",
         f"League (the rule-trained agent, the self-play agent{rest}):",
-        "",
-        "| agent | games | win rate | mean reward | mean rank | rating |",
-        "|---|---|---|---|---|---|",
+        *rated_table(game["results"]["league"]),
     ]
-    for a in game["results"]["league"]["agents"]:
-        lines.append(f"| `{a['name']}` | {row(a)} | {a['rating']:.2f} |")
     if "head-to-head" in game["results"]:
         odd = ", and a rule-based player in the last seat" if players % 2 else ""
         lines += [
             "",
             f"Head-to-head (the two agents in alternate seats{odd}; per game, an agent's rank"
             " and reward are the means over its seats, and it wins if one of its seats does):",
-            "",
-            "| agent | games | win rate | mean reward | mean rank | rating |",
-            "|---|---|---|---|---|---|",
+            *rated_table(game["results"]["head-to-head"]),
         ]
-        for a in game["results"]["head-to-head"]["agents"]:
-            lines.append(f"| `{a['name']}` | {row(a)} | {a['rating']:.2f} |")
     lines += ["", f"![win rates]({name}-win_rates.png) ![learning curve]({name}-curve.png)", ""]
     return lines
 
 
 def write_results(results_dir: Path, path: Path) -> None:
     """``path`` from every game's JSON in ``results_dir``, in the registry's order."""
-    games = [json.loads(f.read_text()) for f in sorted(results_dir.glob("*.json"))]
+    files = (json.loads(f.read_text()) for f in sorted(results_dir.glob("*.json")))
+    games = [g for g in files if "results" in g]  # other benches keep their numbers there too
     order = list(game_specs())
     rank = {name: i for i, name in enumerate(order)}
     games.sort(key=lambda g: (rank.get(g["game"], len(order)), g.get("players", PLAYERS)))
@@ -293,7 +294,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--steps", type=int, default=5_000_000, help="PPO steps per agent at most")
     parser.add_argument("--eval-games", type=int, default=2000, help="games per line-up of the agent")
     parser.add_argument("--baseline-games", type=int, default=2000, help="games per baseline line-up")
-    parser.add_argument("--eval-every", type=int, default=50_000, help="steps between learning-curve points")
+    parser.add_argument("--eval-every", type=int, default=200_000, help="steps between learning-curve points")
     parser.add_argument("--curve-games", type=int, default=200, help="games per point of the learning curve")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--envs", type=int, default=32, help="games stepped together per run (default: 32)")

@@ -120,6 +120,13 @@ class ImitationResult:
     value_loss: float
 
 
+def _uniform_cross_entropy(policy: Any, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """The policy's mean cross-entropy to the uniform distribution over each decision's legal actions."""
+    log_probs = policy.get_distribution(obs, action_masks=mask.numpy()).distribution.logits
+    legal = mask.float()
+    return -((log_probs * legal).sum(1) / legal.sum(1)).mean()
+
+
 def imitate(
     policy: Any,
     demos: Demonstrations,
@@ -128,9 +135,17 @@ def imitate(
     learning_rate: float = 1e-3,
     value_weight: float = 0.5,
     seed: int = 0,
+    smoothing: float = 0.0,
 ) -> ImitationResult:
     """Fit an SB3 ``MaskableActorCriticPolicy`` to the teacher's actions and returns (in place);
-    5% of the decisions are held out to measure how often it picks the teacher's action."""
+    5% of the decisions are held out to measure how often it picks the teacher's action.
+
+    ``smoothing``: the target gives the teacher's action ``1 - smoothing`` and spreads the rest
+    evenly over the legal actions. A plain fit makes the policy certain (in Tock, more than 0.99
+    on one action at every decision), and PPO cannot then move it: its gradient scales with the
+    probability left to the other actions (docs/learning.md)."""
+    if not 0.0 <= smoothing < 1.0:
+        raise ValueError(f"smoothing must be in [0, 1), got {smoothing}")
     rng = np.random.default_rng(seed)
     order = rng.permutation(len(demos))
     split = max(1, len(order) // 20)
@@ -147,6 +162,8 @@ def imitate(
             obs, mask, action, target = (t[index] for t in tensors)
             values, log_prob, _ = policy.evaluate_actions(obs, action, action_masks=mask)
             p_loss = -log_prob.mean()
+            if smoothing:
+                p_loss = (1 - smoothing) * p_loss + smoothing * _uniform_cross_entropy(policy, obs, mask)
             v_loss = F.mse_loss(values.flatten(), target)
             optimizer.zero_grad()
             (p_loss + value_weight * v_loss).backward()

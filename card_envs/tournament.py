@@ -302,8 +302,8 @@ def summarise(
             data["ranks"].append(float(np.mean([record.ranks[s] for s in seats])))
             data["rewards"].append(float(np.mean([record.rewards[s] for s in seats])))
             data["wins"].append(min(record.ranks[s] for s in seats) == 1)
-            keys = {k for s in seats for k in record.infos[s]}
-            data["infos"].append({k: np.mean([record.infos[s].get(k, 0.0) for s in seats]) for k in keys})
+            figures = {k for s in seats for k in record.infos[s]}
+            data["infos"].append({k: np.mean([record.infos[s].get(k, 0.0) for s in seats]) for k in figures})
         league.record([names[a] for a in seats_of], [per_agent[a]["ranks"][-1] for a in seats_of])
     stats = []
     for name, data in zip(names, per_agent, strict=True):

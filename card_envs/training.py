@@ -74,6 +74,7 @@ GENERAL_DEFAULTS: dict[str, Any] = {
     "teacher": "",
     "imitation_steps": 100_000,
     "imitation_epochs": 8,
+    "imitation_smoothing": 0.0,
 }
 PACKAGES = ("card-envs", "gymnasium", "pettingzoo", "numpy", "torch", "stable-baselines3", "sb3-contrib")
 
@@ -104,6 +105,8 @@ class TrainSettings:
     teacher: str | None = None
     imitation_steps: int | None = None  # teacher decisions to imitate
     imitation_epochs: int | None = None  # passes over them
+    #: the share of the imitation target spread over the legal actions (card_envs.imitation.imitate)
+    imitation_smoothing: float | None = None
     #: divide each observation entry by its declared bound inside the network (agents.networks)
     scale_observations: bool = True
     #: stop after this many minutes of wall time (imitation included), even before ``timesteps``
@@ -132,6 +135,9 @@ class TrainSettings:
                 raise ValueError(f"{name} must be a whole number >= 1, got {value!r}")
         if self.max_minutes is not None and not self.max_minutes > 0:
             raise ValueError(f"max_minutes must be > 0, got {self.max_minutes}")
+        smoothing = self.resolved("imitation_smoothing")
+        if not 0 <= smoothing < 1:
+            raise ValueError(f"imitation_smoothing must be in [0, 1), got {smoothing}")
         if self.threads < 1:
             raise ValueError(f"threads must be >= 1, got {self.threads}")
         if not 0 <= self.shaping() <= 100:
@@ -338,7 +344,8 @@ def warm_start(
     threads = torch.get_num_threads()
     torch.set_num_threads(os.cpu_count() or 1)  # nothing else runs while the network imitates
     try:
-        result = imitate(model.policy, demos, epochs=epochs, seed=settings.seed)
+        smoothing = settings.resolved("imitation_smoothing")
+        result = imitate(model.policy, demos, epochs=epochs, seed=settings.seed, smoothing=smoothing)
     finally:
         torch.set_num_threads(threads)
     print(

@@ -129,11 +129,17 @@ def test_play_command_rejects_bad_arguments_and_ends_cleanly_at_end_of_input():
     assert done.returncode == 0 and "game abandoned" in done.stdout
 
 
+def _default_sigint() -> None:
+    """A pytest-xdist worker may ignore SIGINT, and a child inherits that: Python then
+    installs no KeyboardInterrupt handler, and Ctrl-C would not reach the game."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_play_command_ends_cleanly_on_ctrl_c():
     process = subprocess.Popen(
         [sys.executable, "-m", "card_envs.play", "--game", "chipit", "--seed", "1", "--no-color"],
         cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        bufsize=0,
+        bufsize=0, preexec_fn=_default_sigint,
     )  # fmt: skip
     shown = b""
     deadline = time.monotonic() + 60
@@ -142,6 +148,7 @@ def test_play_command_ends_cleanly_on_ctrl_c():
             shown += os.read(process.stdout.fileno(), 65536)
     assert b"your move" in shown
     process.send_signal(signal.SIGINT)
+    process.wait(timeout=30)  # before stdin closes: an end of input also ends the game, with code 0
     out, err = process.communicate(timeout=30)
     assert process.returncode == 130 and "game abandoned" in out and "Traceback" not in err
 

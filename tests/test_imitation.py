@@ -37,14 +37,25 @@ def test_the_teachers_games_are_reproducible_and_whole():
     assert flat.returns[0] == pytest.approx(flat.rank_rewards[0])
 
 
-def test_imitation_makes_the_network_pick_the_teachers_moves():
-    env = make_env(**TOCK)
-    model = MaskablePPO("MlpPolicy", env, seed=0, device="cpu", policy_kwargs={"net_arch": [64]})
+def test_imitation_makes_the_network_pick_the_teachers_moves_and_smoothing_keeps_it_uncertain():
     demos = collect(TOCK, "rule:cheat_rate=0.0:false_knock_rate=0.0", 3000, 0.99, seed=1)
-    untrained = imitate(model.policy, demos, epochs=0, seed=0).accuracy
-    result = imitate(model.policy, demos, epochs=6, seed=0)
-    assert result.accuracy > 0.95 and result.accuracy > untrained + 0.15
-    assert result.decisions == len(demos) and result.teacher_games == len(demos.rank_rewards)
+    choices = demos.masks.sum(axis=1) >= 2
+    obs, masks = torch.as_tensor(demos.observations[choices]), demos.masks[choices]
+    certainty = {}
+    for smoothing in (0.0, 0.2):
+        env = make_env(**TOCK)
+        model = MaskablePPO("MlpPolicy", env, seed=0, device="cpu", policy_kwargs={"net_arch": [64]})
+        untrained = imitate(model.policy, demos, epochs=0, seed=0).accuracy
+        result = imitate(model.policy, demos, epochs=6, seed=0, smoothing=smoothing)
+        assert result.accuracy > 0.95 and result.accuracy > untrained + 0.15
+        assert result.decisions == len(demos) and result.teacher_games == len(demos.rank_rewards)
+        with torch.no_grad():
+            probs = model.policy.get_distribution(obs, action_masks=masks).distribution.probs
+        certainty[smoothing] = float(probs.max(dim=1).values.mean())
+    # a plain fit is all but certain; the smoothed target gives the teacher's action at most 0.9
+    assert certainty[0.2] < 0.92 < certainty[0.0]
+    with pytest.raises(ValueError, match="smoothing"):
+        imitate(model.policy, demos, smoothing=1.0)
 
 
 def test_scaled_observation_divides_by_the_declared_bounds():

@@ -188,6 +188,7 @@ def test_model_policy_is_deterministic_given_rng_legal_and_refuses_another_table
         ({"num_players": 11}, "num_players"),
         ({"max_minutes": 0}, "max_minutes must be"),
         ({"imitation_steps": 0}, "imitation_steps must be"),
+        ({"imitation_smoothing": 1.0}, "imitation_smoothing must be"),
         ({"game": "climb", "vectorized": True}, "needs a batched engine"),
     ],
 )

@@ -81,6 +81,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--imitation-epochs", type=int, default=None, help="passes over them (default: per game)"
     )
+    parser.add_argument(
+        "--imitation-smoothing",
+        type=float,
+        default=None,
+        help="share of the imitation target spread over the legal actions, so PPO can still move"
+        " the policy (default: 0)",
+    )
     ppo = parser.add_argument_group("PPO")
     ppo.add_argument("--n-steps", type=int, help="rollout steps per env and update")
     ppo.add_argument("--batch-size", type=int)
@@ -147,6 +154,7 @@ def main(argv: list[str] | None = None) -> None:
         teacher="" if args.teacher == "none" else args.teacher,
         imitation_steps=args.imitation_steps,
         imitation_epochs=args.imitation_epochs,
+        imitation_smoothing=args.imitation_smoothing,
         max_minutes=args.max_minutes,
         init_from=args.init_from,
     )

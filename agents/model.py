@@ -8,8 +8,10 @@ from typing import Any
 
 import numpy as np
 import torch
+from stable_baselines3.common.policies import BasePolicy
 
 from agents.base import Policy
+from card_envs.batched import BatchedPolicy
 from card_envs.core.game import CardGame
 from card_envs.envs.single import with_mask
 
@@ -47,23 +49,82 @@ def load_model(path: str | Path, deterministic: bool = False) -> Policy:
 
 
 def masked_probabilities(network: Any, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
-    """The action probabilities of an SB3 MaskableActorCriticPolicy, illegal actions at 0.
+    """The action probabilities of an SB3 MaskableActorCriticPolicy, illegal actions at 0."""
+    return batch_probabilities(network, observation[None], action_mask[None])[0]
 
-    A network trained with ``mask_in_observation`` gets the mask appended, as in training.
+
+def batch_probabilities(network: Any, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+    """:func:`masked_probabilities` of many rows in one forward pass (one row per game).
+
+    The actor's layers are called directly: the distribution objects SB3 builds around them
+    cost more than the layers for the few rows an opponent seat plays at a time
+    (bench/network_play.py). A network trained with ``mask_in_observation`` gets the mask
+    appended, as in training.
     """
-    if network.observation_space.shape[0] == observation.size + action_mask.size:
-        observation = with_mask(observation, action_mask)
-    obs, _ = network.obs_to_tensor(observation)
+    if network.observation_space.shape[0] == observations.shape[1] + action_masks.shape[1]:
+        observations = with_mask(observations, action_masks)
+    legal = torch.as_tensor(action_masks > 0)
     with torch.no_grad():
-        dist = network.get_distribution(obs, action_masks=action_mask.astype(bool)[None])
-        probs: torch.Tensor = dist.distribution.probs
-    return probs[0].cpu().numpy().astype(np.float64) * (action_mask > 0)
+        features = BasePolicy.extract_features(
+            network, network.obs_to_tensor(observations)[0], network.pi_features_extractor
+        )
+        logits = network.action_net(network.mlp_extractor.forward_actor(features))
+        probs = torch.softmax(logits.masked_fill(~legal, -torch.inf), dim=1)
+    return probs.cpu().numpy().astype(np.float64)
 
 
 def sample(probs: np.ndarray, rng: np.random.Generator, deterministic: bool) -> int:
     if deterministic:
         return int(np.argmax(probs))
     return int(rng.choice(probs.size, p=probs / probs.sum()))
+
+
+def random_action(action_mask: np.ndarray, rng: np.random.Generator) -> int:
+    """A uniformly drawn legal action: a self-play pool's play before its first snapshot."""
+    legal = np.flatnonzero(action_mask)
+    return int(legal[rng.integers(legal.size)])
+
+
+class BatchedNetworks(BatchedPolicy):
+    """Network players in many games at once (the batched engine's opponents): one forward
+    pass per network for all the games it plays in, not one per game.
+
+    ``policy`` (a :class:`ModelPolicy` or :class:`SelfPlayPool`) draws each new game's network
+    with that game's generator, and each action is sampled with it, so a game replays as
+    with the policy itself. The trainer reaches ``policy`` (a pool's ``add_snapshot``).
+    """
+
+    def __init__(self, policy: ModelPolicy | SelfPlayPool, deterministic: bool = False) -> None:
+        self.policy = policy
+        self.deterministic = deterministic
+        self.networks: dict[int, Any] = {}  # game row -> its network (None: random play)
+
+    def __repr__(self) -> str:
+        return f"BatchedNetworks({self.policy!r})"
+
+    def new_games(self, generators: Any, rows: np.ndarray) -> None:
+        for row in rows.tolist():
+            self.networks[row] = self.policy.draw(generators[row])
+
+    def act(
+        self, observations: np.ndarray, masks: np.ndarray, generators: Any, rows: np.ndarray
+    ) -> np.ndarray:
+        actions = np.empty(rows.size, np.int64)
+        games_of: dict[int, list[int]] = {}
+        for i, row in enumerate(rows.tolist()):
+            games_of.setdefault(id(self.networks[row]), []).append(i)
+        for games in games_of.values():
+            network = self.networks[int(rows[games[0]])]
+            if network is None:
+                picked = [random_action(masks[i], generators[rows[i]]) for i in games]
+            else:
+                probs = batch_probabilities(network, observations[games], masks[games])
+                picked = [
+                    sample(p, generators[rows[i]], self.deterministic)
+                    for p, i in zip(probs, games, strict=True)
+                ]
+            actions[games] = picked
+        return actions
 
 
 class ModelPolicy(Policy):
@@ -111,6 +172,14 @@ class ModelPolicy(Policy):
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         return sample(self.probabilities(observation, action_mask), rng, self.deterministic)
 
+    def draw(self, rng: np.random.Generator) -> Any:
+        """The network of a new game: always this model's (``rng`` is not used)."""
+        return self.model.policy
+
+    def batched(self) -> BatchedNetworks:
+        """This player in many games at once, for the batched engine."""
+        return BatchedNetworks(self, self.deterministic)
+
 
 class SelfPlayPool(Policy):
     """An opponent drawn each game from the learner's past snapshots (self-play).
@@ -132,11 +201,19 @@ class SelfPlayPool(Policy):
     def add_snapshot(self, network: Any) -> None:
         self.snapshots = [*self.snapshots, network][-self.size :]
 
+    def draw(self, rng: np.random.Generator) -> Any:
+        """A new game's opponent: one of the snapshots (None before the first)."""
+        return self.snapshots[rng.integers(len(self.snapshots))] if self.snapshots else None
+
     def new_game(self, rng: np.random.Generator) -> None:
-        self.current = self.snapshots[rng.integers(len(self.snapshots))] if self.snapshots else None
+        self.current = self.draw(rng)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         if self.current is None:
-            legal = np.flatnonzero(action_mask)
-            return int(legal[rng.integers(legal.size)])
+            return random_action(action_mask, rng)
         return sample(masked_probabilities(self.current, observation, action_mask), rng, False)
+
+    def batched(self) -> BatchedNetworks:
+        """The pool in many games at once, each game with its own drawn snapshot (the
+        batched engine's self-play seat)."""
+        return BatchedNetworks(self)

@@ -8,18 +8,20 @@ Per game (4 players, or --players): a start run with the game's defaults
 (card_envs.training.GAME_DEFAULTS: a teacher to imitate first, then PPO against rule-based
 players at their default knobs) for half of --minutes (imitation included) or --steps,
 whichever ends first. From it, for as many PPO steps as it made, the rule-trained agent goes
-on against rule-based players and the self-play agent against its own snapshots in one seat
-and rule-based players in the others. Then, with seats rotated, the rule-trained agent
-(playing its most probable legal action) against rule-based players, random players and
-rule-based players with other knobs (the game spec's knob_mix), each next to a rule-based
-player in the same seats as the baseline; a league of both agents with rule-based players;
-and a head-to-head of the two agents alone, in alternate seats. Every figure is the true
-rank reward with 95% intervals. The runs step their games on the game's batched engine
-(--envs games per run; --processes for one env per worker process instead).
+on against rule-based players and the self-play agent against its own snapshots in every
+other seat (or in --self-seats of them, rule-based players in the rest). Then, with seats
+rotated, the rule-trained agent (playing its most probable legal action) against rule-based
+players, random players and rule-based players with other knobs (the game spec's knob_mix),
+each next to a rule-based player in the same seats as the baseline; a league of both agents
+with rule-based players; and a head-to-head of the two agents alone, in alternate seats.
+Every figure is the true rank reward with 95% intervals. The runs step their games on the
+game's batched engine (--envs games per run; --processes for one env per worker process
+instead).
 
 Each table's numbers go to docs/results/<game>[-<N>p].json as soon as it is done, and
 docs/results.md is rewritten from every file there, so games can be run one at a time (a
-table run again replaces its own numbers only).
+table run again replaces its own numbers only). With --reuse, a run an earlier bench trained
+with the same train.py command is kept, so a changed bench trains only the runs it changed.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ from card_envs.training import TrainSettings, train
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = 4  # the default table; --players picks another
 CURVE = "evaluations.csv"
+PLAYER_COUNTS = "player-counts"  # bench/player_counts.py's tables, a folder of the results
 
 
 def lineups(game: str, agent: str, players: int) -> dict[str, list[str]]:
@@ -66,14 +69,20 @@ def table_name(game: str, players: int) -> str:
     return game if players == PLAYERS else f"{game}-{players}p"
 
 
-def train_run(settings: TrainSettings, out: Path, reuse: bool = False) -> dict[str, Any]:
-    """Train into ``out`` and keep the run's figures in ``out/bench_train.json``; with
-    ``reuse``, read them from there instead (a run trained by an earlier bench)."""
+def train_run(settings: TrainSettings, out: Path, reuse: str = "never") -> dict[str, Any]:
+    """Train into ``out`` and keep the run's figures in ``out/bench_train.json``.
+
+    ``reuse``: ``"never"`` trains; ``"matching"`` reads the figures of a run an earlier bench
+    trained with the same command (so a changed bench trains only the runs it changed), and
+    trains otherwise; ``"always"`` reads them whatever the command (``--evaluate-only``).
+    """
     figures = out / "bench_train.json"
-    if reuse:
-        if not figures.exists():
-            raise SystemExit(f"--evaluate-only: {figures} is missing; train {out.name} first")
-        saved: dict[str, Any] = json.loads(figures.read_text())
+    command = command_line(settings)
+    saved: dict[str, Any] = json.loads(figures.read_text()) if figures.exists() else {}
+    if reuse == "always" and not saved:
+        raise SystemExit(f"--evaluate-only: {figures} is missing; train {out.name} first")
+    if reuse == "always" or (reuse == "matching" and saved.get("command") == command):
+        print(f"   reusing {out} ({saved['command']})", flush=True)
         return saved
     start = time.perf_counter()
     model = train(settings, out, force=True, progress=False)
@@ -85,7 +94,7 @@ def train_run(settings: TrainSettings, out: Path, reuse: bool = False) -> dict[s
         "steps_per_s": model.num_timesteps / seconds,
         "teacher": settings.imitated(),
         "imitation": json.loads(imitation.read_text()) if imitation.exists() else None,
-        "command": command_line(settings),
+        "command": command,
     }
     figures.write_text(json.dumps(result, indent=2) + "\n")
     return result
@@ -111,6 +120,7 @@ def command_line(settings: TrainSettings) -> str:
         f"python train.py --game {settings.game} --players {settings.num_players}"
         f" --opponents {','.join(settings.opponents)} --timesteps {settings.timesteps}"
         + (f" --max-minutes {settings.max_minutes:g}" if settings.max_minutes else "")
+        + (f" --teacher {settings.teacher or 'none'}" if settings.teacher is not None else "")
         + f" --seed {settings.seed}"
         + (f" --vectorized --envs {settings.envs}" if settings.vectorized else "")
         + "".join(f" {PPO_FLAGS[k]} {v:g}" for k, v in settings.ppo.items())
@@ -124,9 +134,10 @@ def bench_game(game: str, args: argparse.Namespace, runs: Path, out_dir: Path) -
 
     A curriculum with a control: a start run (the teacher imitated, then PPO against
     rule-based players) for half the budget; from it, the rule-trained agent goes on against
-    rule-based players and the self-play agent against its own snapshots and two rule-based
-    players, each for as many PPO steps as the start run made. Both agents get the same
-    steps, so the league between them judges what self-play adds.
+    rule-based players and the self-play agent against its own snapshots (in ``--self-seats``
+    of the other seats, rule-based players in the rest), each for as many PPO steps as the
+    start run made. Both agents get the same steps, so the head-to-head between them judges
+    what self-play adds.
     """
     players, name = args.players, table_name(game, args.players)
     first = TrainSettings(
@@ -138,6 +149,7 @@ def bench_game(game: str, args: argparse.Namespace, runs: Path, out_dir: Path) -
         eval_every=args.eval_every,
         eval_games=args.curve_games,
         imitation_steps=args.imitation_steps,
+        teacher=None if args.teacher is None else "" if args.teacher == "none" else args.teacher,
         **training_speed(args, game),
     )
     out: dict[str, Any] = {
@@ -148,13 +160,16 @@ def bench_game(game: str, args: argparse.Namespace, runs: Path, out_dir: Path) -
     }
     print(f"== {name}: start, against rule-based players ({args.minutes / 2:g} minutes)", flush=True)
     start_dir = runs / f"{name}-start"
-    out["train_start"] = train_run(first, start_dir, args.evaluate_only)
-    go_on = replace(first, timesteps=out["train_start"]["steps"], max_minutes=None, init_from=str(start_dir))
-    selfplay = ["self", *["rule"] * (players - 2)]
+    out["train_start"] = train_run(first, start_dir, args.reuse)
+    go_on = replace(
+        first, timesteps=out["train_start"]["steps"], max_minutes=None, init_from=str(start_dir), teacher=None
+    )
+    self_seats = players - 1 if args.self_seats is None else min(args.self_seats, players - 1)
+    selfplay = ["self"] * self_seats + ["rule"] * (players - 1 - self_seats)
     for run, opponents in (("rule", ["rule"]), ("self", selfplay)):
         print(f"== {name}: {run}, {go_on.timesteps:,} more steps against {','.join(opponents)}", flush=True)
         settings = replace(go_on, opponents=opponents)
-        out[f"train_{run}"] = train_run(settings, runs / f"{name}-{run}", args.evaluate_only)
+        out[f"train_{run}"] = train_run(settings, runs / f"{name}-{run}", args.reuse)
     agent = f"greedy:{runs / f'{name}-rule'}"
     results: dict[str, TournamentResult] = {}
     for opponents, entries in lineups(game, agent, players).items():
@@ -279,7 +294,53 @@ def write_results(results_dir: Path, path: Path) -> None:
     ]
     for game in games:
         lines += game_section(game)
+    sweep = [json.loads(f.read_text()) for f in sorted((results_dir / PLAYER_COUNTS).glob("*.json"))]
+    if sweep:
+        sweep.sort(key=lambda g: (rank.get(g["game"], len(order)), g["players"]))
+        lines += player_counts_section(sweep)
     path.write_text("\n".join(lines) + "\n")
+
+
+def player_counts_section(tables: list[dict[str, Any]]) -> list[str]:
+    """The short runs of bench/player_counts.py at the other table sizes, one row per line-up."""
+    lines = [
+        "## Other player counts",
+        "",
+        "One run per table with the game's defaults for a fixed number of PPO steps (imitation",
+        "first), judged against N-1 rule-based or random players (`bench/player_counts.py`;",
+        "each table's command is its run's `train.py` line). Minutes are wall time, other runs",
+        "sharing the cores included: the budget is steps, not time.",
+        "",
+        "| game | players | PPO steps | minutes | line-up | who | games | win rate | mean reward"
+        " | mean rank |",
+        "|---|---|---|---|---|---|---|---|---|---|",
+    ]
+    for table in tables:
+        train = table["train"]
+        where = f"{table['game']} | {table['players']} | {train['steps']:,} | {train['seconds'] / 60:.1f}"
+        for key, agent in table["results"].items():
+            who, _, opponents = key.partition(" vs ")
+            lines.append(f"| {where} | vs {table['players'] - 1} {opponents} | {who} | {row(agent)} |")
+    commands = [f"- `{t['train']['command']}`" for t in tables]
+    return [*lines, "", "The runs:", "", *commands, ""]
+
+
+def add_training_arguments(parser: argparse.ArgumentParser) -> None:
+    """The seed and how the runs step their games (:func:`training_speed`), for every bench
+    that trains."""
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--envs", type=int, default=32, help="games stepped together per run (default: 32)")
+    parser.add_argument("--n-steps", type=int, default=256, help="PPO rollout steps per game (default: 256)")
+    parser.add_argument("--batch-size", type=int, default=1024, help="PPO minibatch (default: 1024)")
+    parser.add_argument("--lr", type=float, default=None, help="PPO learning rate (default: the runs' own)")
+    parser.add_argument(
+        "--processes",
+        action="store_true",
+        help="train with one env per worker process (train.py's default) instead of the batched engine",
+    )
+    parser.add_argument(
+        "--quick", action="store_true", help="tiny budgets: checks the pipeline, not learning"
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -296,16 +357,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--baseline-games", type=int, default=2000, help="games per baseline line-up")
     parser.add_argument("--eval-every", type=int, default=200_000, help="steps between learning-curve points")
     parser.add_argument("--curve-games", type=int, default=200, help="games per point of the learning curve")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--envs", type=int, default=32, help="games stepped together per run (default: 32)")
-    parser.add_argument("--n-steps", type=int, default=256, help="PPO rollout steps per game (default: 256)")
-    parser.add_argument("--batch-size", type=int, default=1024, help="PPO minibatch (default: 1024)")
-    parser.add_argument("--lr", type=float, default=None, help="PPO learning rate (default: the runs' own)")
-    parser.add_argument(
-        "--processes",
-        action="store_true",
-        help="train with one env per worker process (train.py's default) instead of the batched engine",
-    )
+    add_training_arguments(parser)
     parser.add_argument(
         "--out",
         type=Path,
@@ -313,14 +365,34 @@ def main(argv: list[str] | None = None) -> None:
         help="numbers and plots (default: docs/results; --quick: runs/bench-quick); models go to runs/bench",
     )
     parser.add_argument(
-        "--quick", action="store_true", help="tiny budgets: checks the pipeline, not learning"
+        "--teacher",
+        default=None,
+        help="the start run's teacher, 'none' for PPO from random play (default: the game's)",
+    )
+    parser.add_argument(
+        "--self-seats",
+        type=int,
+        default=None,
+        help="the self-play agent's training: how many other seats its snapshots hold, the rest"
+        " rule-based (default: all)",
+    )
+    parser.add_argument(
+        "--reuse",
+        action="store_const",
+        const="matching",
+        default="never",
+        help="keep each run an earlier bench trained with the same command (train only what changed)",
     )
     parser.add_argument(
         "--evaluate-only",
-        action="store_true",
+        dest="reuse",
+        action="store_const",
+        const="always",
         help="evaluate the agents an earlier bench trained (runs/bench/<game>-rule, -self) again",
     )
     args = parser.parse_args(argv)
+    if args.self_seats is not None and args.self_seats < 1:
+        parser.error(f"--self-seats must be at least 1, got {args.self_seats}")
     args.argv = argv if argv is not None else sys.argv[1:]
     args.imitation_steps = None  # the game's default
     if args.quick:

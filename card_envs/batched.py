@@ -139,7 +139,8 @@ class BatchedRandomAgent(BatchedPolicy):
 
 
 class LoopedPolicy(BatchedPolicy):
-    """Any :class:`Policy` (a trained model, a self-play pool) acting row by row."""
+    """Any :class:`Policy` without a batched twin of its own (an RLlib model, a user's
+    policy) acting row by row."""
 
     def __init__(self, policy: Policy) -> None:
         self.policy = policy
@@ -165,9 +166,14 @@ class LoopedPolicy(BatchedPolicy):
 
 def batched_policy(policy: Policy | BatchedPolicy, game: str) -> BatchedPolicy:
     """The batched twin of ``policy``: compiled for the random and rule-based agents (same
-    knobs), looped row by row for any other policy."""
+    knobs), the policy's own ``batched()`` where it has one (trained networks: one forward
+    pass for many games), looped row by row for any other policy."""
     if isinstance(policy, BatchedPolicy):
         return policy
+    own_twin = getattr(policy, "batched", None)
+    if callable(own_twin):
+        twin: BatchedPolicy = own_twin()
+        return twin
     if type(policy) is RandomAgent:
         return BatchedRandomAgent()
     spec = game_spec(game)

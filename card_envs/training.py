@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import gymnasium
+import numba
 import torch
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
@@ -223,9 +224,21 @@ def _versions() -> dict[str, str]:
     return versions
 
 
+def use_threads(threads: int) -> None:
+    """This process's torch and numba threads (``--threads``, one by default).
+
+    Two torch threads per process slowed PPO 5-15x on 2 cores. Numba's idle OpenMP workers
+    (Chip It's and UNO's batched engines step their games in parallel) keep spinning after each env
+    step; with other runs on the cores they slowed the network calls that follow 4-6x
+    (docs/performance.md).
+    """
+    torch.set_num_threads(threads)
+    numba.set_num_threads(min(threads, numba.config.NUMBA_NUM_THREADS))  # type: ignore[attr-defined]
+
+
 def _env_factory(seed: int, env_kwargs: dict[str, Any], threads: int) -> Callable[[], gymnasium.Env]:
     def make() -> gymnasium.Env:
-        torch.set_num_threads(threads)  # one thread per process: two slow PPO down 5-15x on 2 cores
+        use_threads(threads)
         env = make_env(**env_kwargs)
         env.reset(seed=seed)
         return Monitor(env, info_keywords=("rank", "rank_reward"))
@@ -278,7 +291,7 @@ def train(
     """
     settings.check()
     start = time.perf_counter()
-    torch.set_num_threads(settings.threads)
+    use_threads(settings.threads)
     run_dir = prepare_run_dir(out, force) if out is not None else None
     if run_dir is not None:
         (run_dir / SETTINGS_FILE).write_text(json.dumps(settings.as_json(), indent=2) + "\n")

@@ -85,3 +85,35 @@ def test_other_policies_are_looped_row_by_row() -> None:
     rows = np.arange(50)
     gens = typed.List([np.random.default_rng(0) for _ in rows])
     assert looped.act(observations, masks, gens, rows).tolist() == [int(np.flatnonzero(m)[0]) for m in masks]
+
+
+def test_network_players_act_in_many_games_as_they_do_one_by_one() -> None:
+    """A model and a self-play pool in the batched engine: one forward pass per network, and
+    each game draws its snapshot and its actions from its own generator, as the policy
+    itself does game by game."""
+    from sb3_contrib import MaskablePPO
+
+    from agents.model import BatchedNetworks, ModelPolicy, SelfPlayPool
+    from card_envs.envs.single import CardGameEnv
+
+    env = CardGameEnv("uno", num_players=4)
+    networks = [MaskablePPO("MlpPolicy", env, seed=s, device="cpu").policy for s in range(2)]
+    pool = SelfPlayPool()
+    for network in networks:
+        pool.add_snapshot(network)
+    empty_pool = SelfPlayPool()
+    observations, masks = sample_states("uno", 4, 40, seed=3)
+    rows = np.arange(40)
+    for policy in (pool, empty_pool, ModelPolicy(MaskablePPO("MlpPolicy", env, seed=5, device="cpu"))):
+        gens = [np.random.default_rng(100 + row) for row in rows]
+        expected = []
+        for obs, mask, gen in zip(observations, masks, copy.deepcopy(gens), strict=True):
+            policy.new_game(gen)
+            expected.append(policy.act(obs, mask, gen))
+        batched = batched_policy(policy, "uno")
+        assert isinstance(batched, BatchedNetworks) and batched.policy is policy
+        twins = typed.List(gens)
+        batched.new_games(twins, rows)
+        assert batched.act(observations, masks, twins, rows).tolist() == expected
+    drawn = {id(batched_policy(pool, "uno").policy.draw(np.random.default_rng(s))) for s in range(20)}
+    assert drawn == {id(n) for n in networks}  # each game may draw any snapshot

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 
+import numba
 import numpy as np
 import pytest
+import torch
 
 import evaluate
 import train
@@ -73,9 +75,11 @@ def test_vectorized_self_play_run_trains_on_the_batched_engine_and_plays_in_eval
         snapshot_every=128,
         **FAST_RUN,
     )
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     model = train_model(settings, tmp_path / "run", progress=False)
     assert model.num_timesteps >= 512
     assert json.loads((tmp_path / "run" / "settings.json").read_text())["vectorized"] is True
+    assert numba.get_num_threads() == torch.get_num_threads() == 1  # idle numba workers slow torch
     episodes = [info for info in model.ep_info_buffer]
     assert episodes and all(info["l"] >= 1 for info in episodes)
     pool = model.get_env().env.opponents[0].policy

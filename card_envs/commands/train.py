@@ -102,7 +102,9 @@ def build_parser() -> argparse.ArgumentParser:
     runs.add_argument("--final-games", type=int, default=300, help="games of the final evaluation")
     runs.add_argument("--checkpoint-every", type=int, default=50_000)
     runs.add_argument("--snapshot-every", type=int, default=20_000, help="self-play: steps between snapshots")
-    runs.add_argument("--threads", type=int, default=1, help="torch threads per process (default: 1)")
+    runs.add_argument(
+        "--threads", type=int, default=1, help="torch and numba threads per process (default: 1)"
+    )
     backend = parser.add_argument_group("backend")
     backend.add_argument(
         "--backend",

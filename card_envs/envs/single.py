@@ -28,8 +28,9 @@ MAX_REDEALS = 100
 
 
 def with_mask(observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
-    """The observation with the legal-action mask appended (``mask_in_observation``)."""
-    return np.concatenate([observation, action_mask.astype(np.float32)])
+    """The observation with the legal-action mask appended (``mask_in_observation``); rows
+    of observations get their rows of masks."""
+    return np.concatenate([observation, action_mask.astype(np.float32)], axis=-1)
 
 
 def observation_box(game: CardGame, mask_in_observation: bool) -> spaces.Box:

@@ -10,7 +10,7 @@ import numpy as np
 import torch
 from stable_baselines3.common.policies import BasePolicy
 
-from agents.base import Policy
+from agents.base import Policy, RandomAgent
 from card_envs.batched import BatchedPolicy
 from card_envs.core.game import CardGame
 from card_envs.envs.single import with_mask
@@ -79,10 +79,8 @@ def sample(probs: np.ndarray, rng: np.random.Generator, deterministic: bool) -> 
     return int(rng.choice(probs.size, p=probs / probs.sum()))
 
 
-def random_action(action_mask: np.ndarray, rng: np.random.Generator) -> int:
-    """A uniformly drawn legal action: a self-play pool's play before its first snapshot."""
-    legal = np.flatnonzero(action_mask)
-    return int(legal[rng.integers(legal.size)])
+#: a self-play pool's player before its first snapshot
+UNIFORM = RandomAgent()
 
 
 class BatchedNetworks(BatchedPolicy):
@@ -110,13 +108,13 @@ class BatchedNetworks(BatchedPolicy):
         self, observations: np.ndarray, masks: np.ndarray, generators: Any, rows: np.ndarray
     ) -> np.ndarray:
         actions = np.empty(rows.size, np.int64)
-        games_of: dict[int, list[int]] = {}
+        games_of: dict[int, tuple[Any, list[int]]] = {}  # one entry per network in play
         for i, row in enumerate(rows.tolist()):
-            games_of.setdefault(id(self.networks[row]), []).append(i)
-        for games in games_of.values():
-            network = self.networks[int(rows[games[0]])]
+            network = self.networks[row]
+            games_of.setdefault(id(network), (network, []))[1].append(i)
+        for network, games in games_of.values():
             if network is None:
-                picked = [random_action(masks[i], generators[rows[i]]) for i in games]
+                picked = [UNIFORM.act(observations[i], masks[i], generators[rows[i]]) for i in games]
             else:
                 probs = batch_probabilities(network, observations[games], masks[games])
                 picked = [
@@ -210,7 +208,7 @@ class SelfPlayPool(Policy):
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         if self.current is None:
-            return random_action(action_mask, rng)
+            return UNIFORM.act(observation, action_mask, rng)
         return sample(masked_probabilities(self.current, observation, action_mask), rng, False)
 
     def batched(self) -> BatchedNetworks:

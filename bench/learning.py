@@ -296,7 +296,7 @@ def write_results(results_dir: Path, path: Path) -> None:
         lines += game_section(game)
     sweep = [json.loads(f.read_text()) for f in sorted((results_dir / PLAYER_COUNTS).glob("*.json"))]
     if sweep:
-        sweep.sort(key=lambda g: (rank.get(g["game"], len(order)), g["players"]))
+        sweep.sort(key=lambda g: (rank.get(g["game"], len(order)), g["players"], g["train"]["steps"]))
         lines += player_counts_section(sweep)
     path.write_text("\n".join(lines) + "\n")
 

@@ -14,7 +14,8 @@ player and the teacher in the same seats. Every figure is the true rank reward o
 rate with its 95% interval.
 
 Each table's numbers go to docs/results/player-counts/<game>-<N>p.json as soon as it is
-done, and docs/results.md is rewritten, so tables can be run a few at a time.
+done (<game>-<N>p-<S>steps.json for another --steps, a row beside the default one), and
+docs/results.md is rewritten, so tables can be run a few at a time.
 """
 
 from __future__ import annotations
@@ -40,11 +41,20 @@ from card_envs.registry import game_class, game_specs
 from card_envs.tournament import tournament
 from card_envs.training import TrainSettings
 
+STEPS = 200_000  # PPO steps per table unless --steps says otherwise
+
 
 def player_counts(game: str) -> list[int]:
     """Every table size the game's rules allow, but the full benchmark's 4."""
     engine = game_class(game)
     return [n for n in range(engine.min_players, engine.max_players + 1) if n != PLAYERS]
+
+
+def result_name(game: str, players: int, steps: int) -> str:
+    """The name of a table's run and numbers: a table trained for other than the default
+    steps keeps its own, beside the default run's, so a longer run adds a row."""
+    name = table_name(game, players)
+    return name if steps == STEPS else f"{name}-{steps:_}steps"
 
 
 def bench_table(game: str, players: int, args: argparse.Namespace, runs: Path) -> dict[str, Any]:
@@ -59,7 +69,7 @@ def bench_table(game: str, players: int, args: argparse.Namespace, runs: Path) -
         imitation_steps=args.imitation_steps,
         **training_speed(args, game),
     )
-    name = table_name(game, players)
+    name = result_name(game, players, args.steps)
     print(f"== {name}: {args.steps:,} PPO steps against rule-based players", flush=True)
     out: dict[str, Any] = {"game": game, "players": players, "bench": " ".join(args.argv)}
     out["train"] = train_run(settings, runs / name)
@@ -86,7 +96,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--game", action="append", choices=sorted(game_specs()), help="default: every game")
     parser.add_argument("--players", type=int, nargs="+", help="default: every count the rules allow but 4")
-    parser.add_argument("--steps", type=int, default=200_000, help="PPO steps per run (default: 200,000)")
+    parser.add_argument("--steps", type=int, default=STEPS, help=f"PPO steps per run (default: {STEPS:,})")
     parser.add_argument("--games", type=int, default=500, help="games per line-up (default: 500)")
     parser.add_argument("--curve-games", type=int, default=200, help="games per learning-curve point")
     add_training_arguments(parser)
@@ -113,7 +123,8 @@ def main(argv: list[str] | None = None) -> None:
     out.mkdir(parents=True, exist_ok=True)
     for game, players in tables:
         result = bench_table(game, players, args, runs)
-        (out / f"{table_name(game, players)}.json").write_text(json.dumps(result, indent=2) + "\n")
+        name = result_name(game, players, args.steps)
+        (out / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n")
         target = results.parent / "results.md" if not args.quick else results / "results.md"
         write_results(results, target)
         print(f"wrote {target}", flush=True)

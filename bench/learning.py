@@ -7,13 +7,14 @@
 Per game (4 players, or --players): a start run with the game's defaults
 (card_envs.training.GAME_DEFAULTS: a teacher to imitate first, then PPO against rule-based
 players at their default knobs) for half of --minutes (imitation included) or --steps,
-whichever ends first. From it, for as many PPO steps as it made, the rule-trained agent goes
-on against rule-based players and the self-play agent against its own snapshots in every
-other seat (or in --self-seats of them, rule-based players in the rest). Then, with seats
-rotated, the rule-trained agent (playing its most probable legal action) against rule-based
-players, random players and rule-based players with other knobs (the game spec's knob_mix),
-each next to a rule-based player in the same seats as the baseline; a league of both agents
-with rule-based players; and a head-to-head of the two agents alone, in alternate seats.
+whichever ends first. From it, for as many PPO steps as it made (or --go-on-steps), the
+rule-trained agent goes on against rule-based players and the self-play agent against its
+own snapshots in every other seat (or in --self-seats of them, rule-based players in the
+rest). Then, with seats rotated, the rule-trained agent (playing its most probable legal
+action) against rule-based players, random players and rule-based players with other knobs
+(the game spec's knob_mix), each next to a rule-based player in the same seats as the
+baseline; a league of both agents with rule-based players; and a head-to-head of the two
+agents alone, in alternate seats.
 Every figure is the true rank reward with 95% intervals. The runs step their games on the
 game's batched engine (--envs games per run; --processes for one env per worker process
 instead).
@@ -136,8 +137,8 @@ def bench_game(game: str, args: argparse.Namespace, runs: Path, out_dir: Path) -
     rule-based players) for half the budget; from it, the rule-trained agent goes on against
     rule-based players and the self-play agent against its own snapshots (in ``--self-seats``
     of the other seats, rule-based players in the rest), each for as many PPO steps as the
-    start run made. Both agents get the same steps, so the head-to-head between them judges
-    what self-play adds.
+    start run made, or ``--go-on-steps``. Both agents get the same steps, so the head-to-head
+    between them judges what self-play adds.
     """
     players, name = args.players, table_name(game, args.players)
     first = TrainSettings(
@@ -162,7 +163,11 @@ def bench_game(game: str, args: argparse.Namespace, runs: Path, out_dir: Path) -
     start_dir = runs / f"{name}-start"
     out["train_start"] = train_run(first, start_dir, args.reuse)
     go_on = replace(
-        first, timesteps=out["train_start"]["steps"], max_minutes=None, init_from=str(start_dir), teacher=None
+        first,
+        timesteps=args.go_on_steps or out["train_start"]["steps"],
+        max_minutes=None,
+        init_from=str(start_dir),
+        teacher=None,
     )
     self_seats = players - 1 if args.self_seats is None else min(args.self_seats, players - 1)
     selfplay = ["self"] * self_seats + ["rule"] * (players - 1 - self_seats)
@@ -370,6 +375,13 @@ def main(argv: list[str] | None = None) -> None:
         help="the start run's teacher, 'none' for PPO from random play (default: the game's)",
     )
     parser.add_argument(
+        "--go-on-steps",
+        type=int,
+        default=None,
+        help="PPO steps of the rule-trained and the self-play runs each (default: as many as the start"
+        " run made); in Chip It self-play won the head-to-head only after 2M (docs/learning.md)",
+    )
+    parser.add_argument(
         "--self-seats",
         type=int,
         default=None,
@@ -393,6 +405,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.self_seats is not None and args.self_seats < 1:
         parser.error(f"--self-seats must be at least 1, got {args.self_seats}")
+    if args.go_on_steps is not None and args.go_on_steps < 1:
+        parser.error(f"--go-on-steps must be at least 1, got {args.go_on_steps}")
     args.argv = argv if argv is not None else sys.argv[1:]
     args.imitation_steps = None  # the game's default
     if args.quick:

@@ -14,10 +14,9 @@ rest). Then, with seats rotated, the rule-trained agent (playing its most probab
 action) against rule-based players, random players and rule-based players with other knobs
 (the game spec's knob_mix), each next to a rule-based player in the same seats as the
 baseline; a league of both agents with rule-based players; and a head-to-head of the two
-agents alone, in alternate seats.
-Every figure is the true rank reward with 95% intervals. The runs step their games on the
-game's batched engine (--envs games per run; --processes for one env per worker process
-instead).
+agents alone, in alternate seats. Every figure is the true rank reward with 95% intervals.
+The runs step their games on the game's batched engine (--envs games per run; --processes
+for one env per worker process instead).
 
 Each table's numbers go to docs/results/<game>[-<N>p].json as soon as it is done, and
 docs/results.md is rewritten from every file there, so games can be run one at a time (a

@@ -57,8 +57,9 @@ def result_name(game: str, players: int, steps: int) -> str:
     return name if steps == STEPS else f"{name}-{steps:_}steps"
 
 
-def bench_table(game: str, players: int, args: argparse.Namespace, runs: Path) -> dict[str, Any]:
-    """Train one agent for ``players`` seats with the game's defaults and judge it."""
+def bench_table(game: str, players: int, name: str, args: argparse.Namespace, runs: Path) -> dict[str, Any]:
+    """Train one agent for ``players`` seats with the game's defaults into ``runs/name``, and
+    judge it."""
     settings = TrainSettings(
         game=game,
         num_players=players,
@@ -69,7 +70,6 @@ def bench_table(game: str, players: int, args: argparse.Namespace, runs: Path) -
         imitation_steps=args.imitation_steps,
         **training_speed(args, game),
     )
-    name = result_name(game, players, args.steps)
     print(f"== {name}: {args.steps:,} PPO steps against rule-based players", flush=True)
     out: dict[str, Any] = {"game": game, "players": players, "bench": " ".join(args.argv)}
     out["train"] = train_run(settings, runs / name)
@@ -122,8 +122,8 @@ def main(argv: list[str] | None = None) -> None:
         tables += [(game, players) for players in args.players or allowed]
     out.mkdir(parents=True, exist_ok=True)
     for game, players in tables:
-        result = bench_table(game, players, args, runs)
         name = result_name(game, players, args.steps)
+        result = bench_table(game, players, name, args, runs)
         (out / f"{name}.json").write_text(json.dumps(result, indent=2) + "\n")
         target = results.parent / "results.md" if not args.quick else results / "results.md"
         write_results(results, target)

@@ -188,9 +188,10 @@ def bench_game(game: str, args: argparse.Namespace, runs: Path, out_dir: Path) -
     league = [agent, selfplay_agent, *["rule"] * (players - 2)]
     print(f"== {name}: league ({args.eval_games} games)", flush=True)
     results["league"] = tournament(game, league, args.eval_games, seed=args.seed + 2)
-    print(f"== {name}: head-to-head ({args.eval_games} games)", flush=True)
+    duel_games = args.duel_games or args.eval_games
+    print(f"== {name}: head-to-head ({duel_games} games)", flush=True)
     duel = head_to_head(agent, selfplay_agent, players)
-    results["head-to-head"] = tournament(game, duel, args.eval_games, seed=args.seed + 3, pool_copies=True)
+    results["head-to-head"] = tournament(game, duel, duel_games, seed=args.seed + 3, pool_copies=True)
     out["results"] = {k: r.as_json() for k, r in results.items()}
     plot_win_rates(
         [results[key] for key in ("agent vs rule", "agent vs other knobs", "league", "head-to-head")],
@@ -359,6 +360,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--steps", type=int, default=5_000_000, help="PPO steps per agent at most")
     parser.add_argument("--eval-games", type=int, default=2000, help="games per line-up of the agent")
     parser.add_argument("--baseline-games", type=int, default=2000, help="games per baseline line-up")
+    parser.add_argument(
+        "--duel-games",
+        type=int,
+        default=None,
+        help="games of the head-to-head (default: --eval-games); in Chip It the two agents are about"
+        " 0.02 apart, and 2,000 games measure that to only about ±0.018 (docs/learning.md)",
+    )
     parser.add_argument("--eval-every", type=int, default=200_000, help="steps between learning-curve points")
     parser.add_argument("--curve-games", type=int, default=200, help="games per point of the learning curve")
     add_training_arguments(parser)
@@ -404,13 +412,15 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     if args.self_seats is not None and args.self_seats < 1:
         parser.error(f"--self-seats must be at least 1, got {args.self_seats}")
+    if args.duel_games is not None and args.duel_games < 1:
+        parser.error(f"--duel-games must be at least 1, got {args.duel_games}")
     if args.go_on_steps is not None and args.go_on_steps < 1:
         parser.error(f"--go-on-steps must be at least 1, got {args.go_on_steps}")
     args.argv = argv if argv is not None else sys.argv[1:]
     args.imitation_steps = None  # the game's default
     if args.quick:
         args.minutes, args.steps, args.eval_every, args.imitation_steps = 5.0, 2_048, 1_024, 500
-        args.eval_games = args.baseline_games = args.curve_games = 8
+        args.eval_games = args.baseline_games = args.curve_games = args.duel_games = 8
         args.envs, args.n_steps, args.batch_size = 4, 64, 128
     out = args.out or (ROOT / "runs" / "bench-quick" if args.quick else ROOT / "docs" / "results")
     runs = ROOT / "runs" / ("bench-quick" if args.quick else "bench")  # models stay out of docs/

@@ -410,12 +410,10 @@ def main(argv: list[str] | None = None) -> None:
         help="evaluate the agents an earlier bench trained (runs/bench/<game>-rule, -self) again",
     )
     args = parser.parse_args(argv)
-    if args.self_seats is not None and args.self_seats < 1:
-        parser.error(f"--self-seats must be at least 1, got {args.self_seats}")
-    if args.duel_games is not None and args.duel_games < 1:
-        parser.error(f"--duel-games must be at least 1, got {args.duel_games}")
-    if args.go_on_steps is not None and args.go_on_steps < 1:
-        parser.error(f"--go-on-steps must be at least 1, got {args.go_on_steps}")
+    for option in ("self_seats", "duel_games", "go_on_steps"):
+        value = getattr(args, option)
+        if value is not None and value < 1:
+            parser.error(f"--{option.replace('_', '-')} must be at least 1, got {value}")
     args.argv = argv if argv is not None else sys.argv[1:]
     args.imitation_steps = None  # the game's default
     if args.quick:

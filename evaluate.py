@@ -1,9 +1,9 @@
 """Entry point kept at the repository root: ``python evaluate.py --help`` (installed: ``card-envs-evaluate``).
 
-The command lives in :mod:`card_envs.commands.evaluate`.
+The command lives in :mod:`card_envs.cli.evaluate`.
 """
 
-from card_envs.commands.evaluate import main
+from card_envs.cli.evaluate import main
 
 if __name__ == "__main__":
     main()

@@ -2,9 +2,9 @@
 
     python3 tasks.py train [train.py options]   # train and evaluate a default agent
     python3 tasks.py evaluate [options]         # tournaments (evaluate.py)
-    python3 tasks.py play [play options]        # play a game yourself (python -m card_envs.play)
-    python3 tasks.py watch [watch options]      # watch agents play (python -m card_envs.watch)
-    python3 tasks.py replay FILE                # replay a recorded game (python -m card_envs.replay)
+    python3 tasks.py play [play options]        # play a game yourself (python -m card_envs.cli.play)
+    python3 tasks.py watch [watch options]      # watch agents play (python -m card_envs.cli.watch)
+    python3 tasks.py replay FILE                # replay a recorded game (python -m card_envs.cli.replay)
     python3 tasks.py test [pytest options]      # lint, then the fast test suite (-m slow: the long ones)
     python3 tasks.py bench [bench options]      # speed benchmarks
     python3 tasks.py lint                       # ruff check, ruff format --check, mypy
@@ -58,13 +58,13 @@ def ensure_venv() -> None:
 TASKS = {
     "train": [PYTHON, "train.py"],
     "evaluate": [PYTHON, "evaluate.py"],
-    "play": [PYTHON, "-m", "card_envs.play"],
-    "watch": [PYTHON, "-m", "card_envs.watch"],
-    "replay": [PYTHON, "-m", "card_envs.replay"],
+    "play": [PYTHON, "-m", "card_envs.cli.play"],
+    "watch": [PYTHON, "-m", "card_envs.cli.watch"],
+    "replay": [PYTHON, "-m", "card_envs.cli.replay"],
     "test": [PYTHON, "-m", "pytest", "-n", "auto", "-q"],
     "bench": [PYTHON, "bench/throughput.py"],
     "lint": [],  # LINTERS only
-    "docs": [PYTHON, "-m", "card_envs.commands.docs_tables"],
+    "docs": [PYTHON, "-m", "card_envs.cli.docs_tables"],
 }
 LINTERS = [
     [PYTHON, "-m", "ruff", "check", "."],

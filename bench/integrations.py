@@ -29,7 +29,7 @@ from typing import Any
 import torch
 
 from card_envs.core.policy import Policy
-from card_envs.tournament import tournament
+from card_envs.evaluation.tournament import tournament
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARIES = ["sb3", "rllib-0", "rllib-1", "rllib-2", "tianshou", "torchrl", "cleanrl"]
@@ -56,9 +56,9 @@ def judged(policy: Policy, game: str, games: int, seed: int) -> dict[str, Any] |
 def run_sb3(game: str, seconds: float, games: int, seed: int) -> dict[str, Any]:
     from sb3_contrib import MaskablePPO
 
-    from agents.envs import make_env
-    from agents.model import ModelPolicy
-    from card_envs.training import TrainSettings, train
+    from card_envs.agents.envs import make_env
+    from card_envs.agents.model import ModelPolicy
+    from card_envs.training.run import TrainSettings, train
 
     settings = TrainSettings(game=game, num_players=PLAYERS, timesteps=10**9, envs=4, teacher="", seed=seed)
     settings.max_minutes = seconds / 60

@@ -5,7 +5,7 @@
     python bench/learning.py --quick              # a smoke run of the whole pipeline (minutes)
 
 Per game (4 players, or --players): a start run with the game's defaults
-(card_envs.training.GAME_DEFAULTS: a teacher to imitate first, then PPO against rule-based
+(card_envs.training.run.GAME_DEFAULTS: a teacher to imitate first, then PPO against rule-based
 players at their default knobs) for half of --minutes (imitation included) or --steps,
 whichever ends first. From it, for as many PPO steps as it made (or --go-on-steps), the
 rule-trained agent goes on against rule-based players and the self-play agent against its
@@ -34,12 +34,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from agents.specs import rule_spec
-from card_envs.batched import batched_games
-from card_envs.registry import game_spec, game_specs
-from card_envs.report import plot_learning_curve, plot_win_rates
-from card_envs.tournament import TournamentResult, tournament
-from card_envs.training import TrainSettings, train
+from card_envs.agents.registry import rule_agent_spec
+from card_envs.agents.specs import rule_spec
+from card_envs.batched.game import batched_games
+from card_envs.core.registry import game_specs
+from card_envs.evaluation.report import plot_learning_curve, plot_win_rates
+from card_envs.evaluation.tournament import TournamentResult, tournament
+from card_envs.training.run import TrainSettings, train
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = 4  # the default table; --players picks another
@@ -49,7 +50,7 @@ PLAYER_COUNTS = "player-counts"  # bench/player_counts.py's tables, a folder of 
 
 def lineups(game: str, agent: str, players: int) -> dict[str, list[str]]:
     others = players - 1
-    mix = [rule_spec(dict(knobs)) for knobs in game_spec(game).knob_mix] or ["rule"]
+    mix = [rule_spec(dict(knobs)) for knobs in rule_agent_spec(game).knob_mix] or ["rule"]
     return {
         "rule": [agent, *["rule"] * others],
         "random": [agent, *["random"] * others],

@@ -8,12 +8,12 @@ Per game, 4 players, 32 games (``train.py --vectorized``'s default), learner ste
 second with the learner's network choosing each action (one forward pass for the batch):
 
 * ``rule, numba N``: against three rule-based players, with numba's threads at its default
-  (N, the cores) and at 1 (what training sets, ``card_envs.training.use_threads``). Chip It
+  (N, the cores) and at 1 (what training sets, ``card_envs.training.run.use_threads``). Chip It
   and UNO step their games with numba ``prange``; its idle OpenMP workers spin after each
   step and slow the torch calls that follow.
 * ``self x3, looped`` / ``batched``: three self-play seats, each drawing one of 8 snapshots
   per game, played row by row (``LoopedPolicy``: one forward pass per game and decision)
-  or batched (``agents.model.BatchedNetworks``: one per snapshot in play), numba at 1. The
+  or batched (``card_envs.agents.model.BatchedNetworks``: one per snapshot in play), numba at 1. The
   snapshots are copies of one network, so both play the same games.
 
 ``--busy K`` starts K processes that only spin for the whole measurement: the cores are
@@ -36,10 +36,11 @@ import numba
 import torch
 from sb3_contrib import MaskablePPO
 
-from agents import make_policy
-from agents.model import SelfPlayPool, batch_probabilities
-from agents.networks import ScaledObservation
-from card_envs.batched import LoopedPolicy, batched_games
+from card_envs.agents import make_policy
+from card_envs.agents.model import SelfPlayPool, batch_probabilities
+from card_envs.agents.networks import ScaledObservation
+from card_envs.batched.game import batched_games
+from card_envs.batched.policy import LoopedPolicy
 from card_envs.envs.single import CardGameEnv
 from card_envs.envs.vector import BatchedCardGameEnv
 

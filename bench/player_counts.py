@@ -6,7 +6,7 @@
 
 The 4-player tables are bench/learning.py's full benchmark; this one asks whether the same
 defaults learn at the other player counts the rules allow. Per table: one run with the
-game's defaults (card_envs.training.GAME_DEFAULTS: the teacher imitated, then --steps PPO
+game's defaults (card_envs.training.run.GAME_DEFAULTS: the teacher imitated, then --steps PPO
 steps against rule-based players at their default knobs; a step budget, so runs in parallel
 get the same training). Then, with seats rotated, the run's agent (its most probable legal
 action) against N-1 rule-based players and against N-1 random players, next to a rule-based
@@ -37,9 +37,9 @@ from learning import (
     write_results,
 )
 
-from card_envs.registry import game_class, game_specs
-from card_envs.tournament import tournament
-from card_envs.training import TrainSettings
+from card_envs.core.registry import game_class, game_specs
+from card_envs.evaluation.tournament import tournament
+from card_envs.training.run import TrainSettings
 
 STEPS = 200_000  # PPO steps per table unless --steps says otherwise
 

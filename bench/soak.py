@@ -8,7 +8,7 @@ Game ``i`` of a game plays table ``i mod T`` of its T tables (every player count
 allows, with the default rules and with each of the spec's rule mixes) with seed ``i``:
 random legal actions, a legal move for the decider at every step, and at the end the
 game's own consistency check (cards and chips conserved), valid ranks and a JSON round
-trip of the state (card_envs.soak). Games run in worker processes; each failure is listed
+trip of the state (card_envs.evaluation.soak). Games run in worker processes; each failure is listed
 with the call that reproduces it. Prints a table; --out writes it as Markdown.
 """
 
@@ -25,8 +25,8 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
-from card_envs.registry import game_class, game_spec, game_specs
-from card_envs.soak import soak_game
+from card_envs.core.registry import game_class, game_spec, game_specs
+from card_envs.evaluation.soak import soak_game
 
 BUILT_IN = ["chipit", "tock", "uno"]
 MAX_LISTED_FAILURES = 20
@@ -107,7 +107,7 @@ def report(rows: list[tuple[str, Tally, float]], command: str, workers: int) -> 
     lines += ["", f"Command: `{command}` ({workers} worker processes, {platform.machine()},"
               f" Python {platform.python_version()})."]  # fmt: skip
     if failures:
-        lines += ["", "Failures (reproduce with `card_envs.soak.soak_game`):", ""]
+        lines += ["", "Failures (reproduce with `card_envs.evaluation.soak.soak_game`):", ""]
         lines += [f"- `{line}`" for line in failures]
     return "\n".join(lines)
 

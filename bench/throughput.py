@@ -10,7 +10,7 @@ Random masked play, per game at 2, 4 and its largest player count, in steps per 
 * ``AEC``: the PettingZoo env through ``last()`` / ``step()``;
 * ``single``: the single-agent env against three rule-based players (learner steps: the
   opponents' moves happen inside them);
-* ``B=1`` .. ``B=4096``: the batched engine (:mod:`card_envs.batched`), masks and
+* ``B=1`` .. ``B=4096``: the batched engine (:mod:`card_envs.batched.game`), masks and
   observations included.
 
 Then, at 4 players, training steps per second of ``train.py`` (MaskablePPO from scratch
@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from card_envs.batched import BatchedGame, batched_games, random_actions
-from card_envs.registry import game_class, game_spec, game_specs
+from card_envs.core.registry import game_class, game_spec, game_specs
 
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = sorted(game_specs())  # every registered game; the batched columns for those with a batched engine
@@ -98,7 +98,7 @@ def aec_loop(env: Any) -> Callable[[float], tuple[int, float]]:
 
 
 def single_run(game: str, n: int) -> Callable[[float], tuple[int, float]]:
-    from agents.envs import make_env
+    from card_envs.agents.envs import make_env
 
     env = make_env(game, n, opponents="rule")
     rng = np.random.default_rng(0)
@@ -169,7 +169,7 @@ def memory_per_env(make: Callable[[], Any], count: int = 20) -> float:
 
 
 def memory(game: str, n: int) -> dict[str, float]:
-    from agents.envs import make_env
+    from card_envs.agents.envs import make_env
 
     aec = importlib.import_module(f"card_envs.{game_spec(game).aec_name}")
     result = {
@@ -185,8 +185,8 @@ def memory(game: str, n: int) -> dict[str, float]:
 
 
 def training_rate(game: str, timesteps: int, **changes: Any) -> float:
-    from agents.envs import make_batched_env
-    from card_envs.training import TrainSettings, train
+    from card_envs.agents.envs import make_batched_env
+    from card_envs.training.run import TrainSettings, train
 
     if changes.get("vectorized"):  # compile the batched engine and agents before the clock starts
         warm = make_batched_env(game, num_envs=2, num_players=4, opponents="rule")

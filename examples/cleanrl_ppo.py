@@ -27,8 +27,8 @@ from torch import nn
 from torch.distributions import Categorical
 
 from card_envs.core.policy import Policy
-from card_envs.registry import game_spec
-from card_envs.tournament import tournament
+from card_envs.core.registry import game_spec
+from card_envs.evaluation.tournament import tournament
 
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:

@@ -18,8 +18,8 @@ import time
 
 import torch
 
+from card_envs.evaluation.tournament import tournament
 from card_envs.integrations.rllib import LEARNER, RLlibPolicy, ppo_config, start_ray, stop_ray
-from card_envs.tournament import tournament
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -19,8 +19,8 @@ import torch
 from tianshou.data import Collector, VectorReplayBuffer
 from tianshou.trainer import OnPolicyTrainerParams
 
+from card_envs.evaluation.tournament import tournament
 from card_envs.integrations.tianshou import TianshouPolicy, make_env, make_ppo, make_vector_env
-from card_envs.tournament import tournament
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -8,7 +8,7 @@ the whole table's time axis (a seat's final rank reward reaches its earlier move
 values at the steps it waits), and fits the PPO loss on the rows in which a seat acted.
 Prints the mean final reward of player_0 per iteration (zero-sum in self-play: watch the
 loss and the game lengths instead) and, at the end, the trained policy's result against three
-rule-based players via card_envs.evaluation.
+rule-based players via card_envs.evaluation.against.
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from torchrl.envs.utils import ExplorationType, set_exploration_type
 from torchrl.objectives import ClipPPOLoss
 from torchrl.objectives.value import GAE
 
+from card_envs.evaluation.tournament import tournament
 from card_envs.integrations.torchrl import GROUP, TorchRLPolicy, acting_rows, make_actor_critic, make_env
-from card_envs.tournament import tournament
 
 
 def train(

@@ -1,47 +1,57 @@
-"""Imports point one way: tools -> agents -> envs -> engines -> core, and engines stay pure.
+"""Each folder is one layer and imports point one way, down the layers; engines stay pure.
 
-Each module of the project sits in a layer; a module may import its own
-layer and those below it, never one above (also not lazily, inside a
-function). The package facade ``card_envs/__init__.py`` counts as the envs layer.
+A module may import its own layer and those below it, never one above (also not
+lazily inside a function, and not through a ``"module:Name"`` string resolved at run
+time). The PettingZoo modules ``card_envs/<game>_v0.py`` count as the envs layer; the
+package facade ``card_envs/__init__.py`` is the front door above every layer: it imports
+the core eagerly (every engine import runs it) and anything else only when used.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from card_envs.registry import game_specs
+from card_envs.core.registry import game_specs
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ["core", "engines", "envs", "agents", "tools"]
+#: bottom to top: each is a folder of card_envs/ (the CLI shells train.py, evaluate.py on top)
+LAYERS = [
+    "core",
+    "games",
+    "batched",
+    "records",
+    "envs",
+    "agents",
+    "evaluation",
+    "training",
+    "integrations",
+    "cli",
+    "facade",
+]
 
 
 def layer_of(module: str) -> str | None:
     """The layer of a project module name, None for third-party and standard modules."""
-    if module.startswith("card_envs.core"):
-        return "core"
-    if module.startswith(("card_envs.games", "card_envs.registry", "card_envs.records", "card_envs.batched")):
-        return "engines"
-    if module.startswith("card_envs.envs") or module == "card_envs":
+    if module in ("train", "evaluate"):
+        return "cli"
+    if module == "card_envs":
+        return "facade"
+    if re.fullmatch(r"card_envs\.\w+_v\d+", module):
         return "envs"
-    if module == "agents" or module.startswith("agents."):
-        return "agents"
-    if module.startswith("card_envs.") or module in ("train", "evaluate"):
-        return "tools"
-    return None
+    parts = module.split(".")
+    if parts[0] != "card_envs":
+        return None
+    return parts[1] if parts[1] in LAYERS else "unknown"
 
 
 def project_modules() -> dict[str, Path]:
-    files = [
-        *ROOT.glob("card_envs/**/*.py"),
-        *ROOT.glob("agents/**/*.py"),
-        ROOT / "train.py",
-        ROOT / "evaluate.py",
-    ]
+    files = [*ROOT.glob("card_envs/**/*.py"), ROOT / "train.py", ROOT / "evaluate.py"]
     modules = {}
     for path in files:
         parts = list(path.relative_to(ROOT).with_suffix("").parts)
@@ -51,9 +61,15 @@ def project_modules() -> dict[str, Path]:
     return modules
 
 
+#: a string naming a project object to import at run time, ``"card_envs.x.y:Name"``
+STRING_REFERENCE = re.compile(r"[\"'](card_envs(?:\.\w+)+):(\w+)[\"']")
+
+
 def imports_of(path: Path) -> set[str]:
-    names = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    """Every project or library module ``path`` imports, and every module a string in it names."""
+    text = path.read_text()
+    names = {module for module, _ in STRING_REFERENCE.findall(text)}
+    for node in ast.walk(ast.parse(text)):
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
@@ -64,7 +80,7 @@ def imports_of(path: Path) -> set[str]:
 def test_no_module_imports_a_layer_above_its_own():
     violations = []
     for module, path in project_modules().items():
-        own = LAYERS.index(layer_of(module) or "tools")
+        own = LAYERS.index(layer_of(module) or "cli")
         for imported in imports_of(path):
             layer = layer_of(imported)
             if layer is not None and LAYERS.index(layer) > own:
@@ -72,11 +88,55 @@ def test_no_module_imports_a_layer_above_its_own():
     assert not violations, "\n".join(violations)
 
 
-def test_the_layer_map_knows_every_module():
+def test_every_module_sits_in_a_layer_folder():
     assert {layer_of(m) for m in project_modules()} == set(LAYERS)
 
 
-PURE = ["gymnasium", "pettingzoo", "agents", "torch", "stable_baselines3"]
+def test_string_references_name_objects_that_exist():
+    from card_envs.core.spec import resolve
+
+    missing = []
+    for path in project_modules().values():
+        for module, name in STRING_REFERENCE.findall(path.read_text()):
+            try:
+                resolve(f"{module}:{name}")
+            except (ImportError, AttributeError) as error:
+                missing.append(f"{path.name}: {module}:{name} ({error})")
+    assert not missing, "\n".join(missing)
+
+
+def test_console_scripts_name_functions_of_the_cli_layer():
+    from card_envs.core.spec import resolve
+
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
+    for name, target in scripts.items():
+        assert layer_of(target.partition(":")[0]) == "cli", name
+        assert callable(resolve(target)), name
+
+
+def test_the_distribution_installs_no_bare_top_level_package():
+    """Only ``card_envs`` lands in site-packages: a generic name such as ``agents`` would clash
+    with other distributions (``openai-agents`` installs a top-level ``agents``)."""
+    from setuptools import find_packages
+
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
+    packages = find_packages(str(ROOT), **config["packages"]["find"])
+    assert {p.split(".")[0] for p in packages} == {"card_envs"}
+    assert "package-dir" not in config and "py-modules" not in config
+    assert not (ROOT / "agents").exists()
+
+
+def test_every_built_in_game_has_a_real_pettingzoo_module():
+    for spec in game_specs().values():
+        if spec.engine_class().__module__.startswith("card_envs.games."):
+            path = ROOT / "card_envs" / f"{spec.aec_name}.py"
+            assert path.exists(), path
+            assert "Version history" in path.read_text()
+
+
+PURE = ["gymnasium", "pettingzoo", "card_envs.agents", "torch", "stable_baselines3", "numba"]
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The batched engines (card_envs.batched) against the reference engines, and their front.
+"""The batched engines (card_envs.batched.game) against the reference engines, and their front.
 
 The differential test resets a batch and one reference engine per game with the same
 seeds, plays random legal actions in both, and compares every game's full
@@ -17,7 +17,7 @@ import pytest
 from card_envs.batched import BatchedGame, batched_games, random_actions, rank_rewards_batch
 from card_envs.core.game import CardGame, IllegalActionError
 from card_envs.core.ranking import rank_rewards
-from card_envs.registry import game_spec
+from card_envs.core.registry import game_spec
 
 TABLES = [
     pytest.param(name, n, rules, id=f"{name}-{n}p-{i}")

@@ -13,12 +13,13 @@ import numpy as np
 import pytest
 from numba import typed
 
-from agents.specs import rule_agent_class
-from card_envs.batched import BatchedRandomAgent, LoopedPolicy, batched_policy
+from card_envs.agents.registry import rule_agent_spec
+from card_envs.agents.specs import rule_agent_class
+from card_envs.batched.policy import BatchedRandomAgent, LoopedPolicy, batched_policy
 from card_envs.core.policy import RandomAgent
-from card_envs.registry import game_spec, game_specs
+from card_envs.core.registry import game_spec, game_specs
 
-GAMES = [name for name, spec in game_specs().items() if spec.batched_rule_agent is not None]
+GAMES = [name for name in game_specs() if getattr(rule_agent_class(name), "compiled", None)]
 
 
 #: knob values the specs' mixes leave out
@@ -26,7 +27,7 @@ MORE_KNOBS = {"tock": [{"target": "random", "cheat_rate": 0.5, "false_knock_rate
 
 
 def knob_settings(name: str) -> list[dict]:
-    spec = game_spec(name)
+    spec = rule_agent_spec(name)
     return [{}, dict(spec.random_knobs), *map(dict, spec.knob_mix), *MORE_KNOBS.get(name, [])]
 
 
@@ -52,7 +53,7 @@ def test_batched_rule_agent_decides_as_the_reference(name: str, n: int) -> None:
     rows = np.arange(len(observations))
     for knobs in knob_settings(name):
         reference = rule_agent_class(name)(num_players=n, **knobs)
-        batched = batched_policy(reference, name)
+        batched = batched_policy(reference)
         assert type(batched).__name__.endswith("BatchedRuleAgent"), batched
         gens = [np.random.default_rng(i) for i in rows]
         twins = typed.List(copy.deepcopy(gens))
@@ -69,7 +70,7 @@ def test_batched_random_agent_draws_as_random_agent() -> None:
     gens = [np.random.default_rng(i) for i in rows]
     twins = typed.List(copy.deepcopy(gens))
     expected = [RandomAgent().act(o, m, g) for o, m, g in zip(observations, masks, gens, strict=True)]
-    batched = batched_policy(RandomAgent(), "uno")
+    batched = batched_policy(RandomAgent())
     assert isinstance(batched, BatchedRandomAgent)
     assert batched.act(observations, masks, twins, rows).tolist() == expected
 
@@ -80,7 +81,7 @@ def test_other_policies_are_looped_row_by_row() -> None:
             return int(np.flatnonzero(action_mask)[0])
 
     observations, masks = sample_states("uno", 4, 50, seed=2)
-    looped = batched_policy(First(), "uno")
+    looped = batched_policy(First())
     assert isinstance(looped, LoopedPolicy)
     rows = np.arange(50)
     gens = typed.List([np.random.default_rng(0) for _ in rows])
@@ -93,7 +94,7 @@ def test_network_players_act_in_many_games_as_they_do_one_by_one() -> None:
     itself does game by game."""
     from sb3_contrib import MaskablePPO
 
-    from agents.model import BatchedNetworks, ModelPolicy, SelfPlayPool
+    from card_envs.agents.model import BatchedNetworks, ModelPolicy, SelfPlayPool
     from card_envs.envs.single import CardGameEnv
 
     env = CardGameEnv("uno", num_players=4)
@@ -110,10 +111,10 @@ def test_network_players_act_in_many_games_as_they_do_one_by_one() -> None:
         for obs, mask, gen in zip(observations, masks, copy.deepcopy(gens), strict=True):
             policy.new_game(gen)
             expected.append(policy.act(obs, mask, gen))
-        batched = batched_policy(policy, "uno")
+        batched = batched_policy(policy)
         assert isinstance(batched, BatchedNetworks) and batched.policy is policy
         twins = typed.List(gens)
         batched.new_games(twins, rows)
         assert batched.act(observations, masks, twins, rows).tolist() == expected
-    drawn = {id(batched_policy(pool, "uno").policy.draw(np.random.default_rng(s))) for s in range(20)}
+    drawn = {id(batched_policy(pool).policy.draw(np.random.default_rng(s))) for s in range(20)}
     assert drawn == {id(n) for n in networks}  # each game may draw any snapshot

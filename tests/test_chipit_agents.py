@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import RandomAgent, make_policy
-from agents.chipit_rules import ChipItRuleAgent
+from card_envs.agents import RandomAgent, make_policy
+from card_envs.agents.chipit.rules import ChipItRuleAgent
 from card_envs.core.ranking import rank_rewards
 from card_envs.games.chipit import encoding as E
 from card_envs.games.chipit.engine import ChipItGame

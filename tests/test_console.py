@@ -14,9 +14,9 @@ import gymnasium
 import numpy as np
 import pytest
 
-from agents import make_policy
-from card_envs.console import PlayerQuitError, play_against, watch
-from card_envs.registry import game_class
+from card_envs.agents import make_policy
+from card_envs.cli.console import PlayerQuitError, play_against, watch
+from card_envs.core.registry import game_class
 
 BUILT_IN = ["chipit", "tock", "uno"]
 REPO = Path(__file__).resolve().parents[1]
@@ -110,7 +110,9 @@ def run_module(module: str, *args: str, stdin: str = "") -> subprocess.Completed
 
 @pytest.mark.parametrize("game", BUILT_IN)
 def test_play_command_plays_to_the_end_with_scripted_stdin(game):
-    done = run_module("card_envs.play", "--game", game, "--players", "3", "--seed", "2", stdin="1\n" * 5000)
+    done = run_module(
+        "card_envs.cli.play", "--game", game, "--players", "3", "--seed", "2", stdin="1\n" * 5000
+    )
     assert done.returncode == 0, done.stderr
     assert "seed 2 (play this deal again with --seed 2)" in done.stdout and "game over:" in done.stdout
     assert "\033[" not in done.stdout  # NO_COLOR
@@ -123,9 +125,9 @@ def test_play_command_rejects_bad_arguments_and_ends_cleanly_at_end_of_input():
         (("--opponents", "nobody"), "unknown policy spec 'nobody'"),
         (("--game", "uno", "--players", "11"), "num_players of uno must be an int in 2..10"),
     ]:
-        done = run_module("card_envs.play", *args)
+        done = run_module("card_envs.cli.play", *args)
         assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
-    done = run_module("card_envs.play", "--seed", "1", stdin="")
+    done = run_module("card_envs.cli.play", "--seed", "1", stdin="")
     assert done.returncode == 0 and "game abandoned" in done.stdout
 
 
@@ -137,7 +139,7 @@ def _default_sigint() -> None:
 
 def test_play_command_ends_cleanly_on_ctrl_c():
     process = subprocess.Popen(
-        [sys.executable, "-m", "card_envs.play", "--game", "chipit", "--seed", "1", "--no-color"],
+        [sys.executable, "-m", "card_envs.cli.play", "--game", "chipit", "--seed", "1", "--no-color"],
         cwd=REPO, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         bufsize=0, preexec_fn=_default_sigint,
     )  # fmt: skip
@@ -158,13 +160,15 @@ def test_play_command_ends_cleanly_on_ctrl_c():
 
 
 def test_watch_command_plays_a_game():
-    done = run_module("card_envs.watch", "--game", "chipit", "--agents", "rule,random,rule", "--pace", "0")
+    done = run_module(
+        "card_envs.cli.watch", "--game", "chipit", "--agents", "rule,random,rule", "--pace", "0"
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("player_0: rule, player_1: random, player_2: rule")
-    legend = run_module("card_envs.watch", "--game", "uno", "--pace", "0", "--legend").stdout
+    legend = run_module("card_envs.cli.watch", "--game", "uno", "--pace", "0", "--legend").stdout
     assert legend.startswith(game_class("uno")().legend())
     assert "game over:" in done.stdout
-    done = run_module("card_envs.watch", "--pace", "-1")
+    done = run_module("card_envs.cli.watch", "--pace", "-1")
     assert done.returncode == 2 and "--pace must be >= 0" in done.stderr
 
 

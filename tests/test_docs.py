@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from card_envs.commands.docs_tables import documented_games, observation_table
-from card_envs.registry import game_class, game_spec
+from card_envs.cli.docs_tables import documented_games, observation_table
+from card_envs.core.registry import game_class, game_spec
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 BUILT_IN = sorted(documented_games())

@@ -7,8 +7,8 @@ import math
 
 import pytest
 
-from card_envs.stats import League, mean_interval, wilson_interval
-from card_envs.tournament import tournament
+from card_envs.evaluation.stats import League, mean_interval, wilson_interval
+from card_envs.evaluation.tournament import tournament
 
 
 def test_wilson_interval_matches_the_formula():
@@ -86,7 +86,7 @@ def test_bad_line_ups_are_refused_before_any_game(game, lineup, games, message):
 
 
 def test_learning_curves_of_continued_runs_chain_their_steps(tmp_path):
-    from card_envs.report import plot_learning_curve, read_curve
+    from card_envs.evaluation.report import plot_learning_curve, read_curve
 
     header = "steps,games,win_rate,win_low,win_high,mean_reward,reward_low,reward_high\n"
     first, second = tmp_path / "first.csv", tmp_path / "second.csv"
@@ -112,7 +112,7 @@ def test_league_ratings_follow_the_whole_record_not_the_last_games():
 
 
 def test_seating_gives_every_seat_and_every_neighbour_order_equally():
-    from card_envs.tournament import seating
+    from card_envs.evaluation.tournament import seating
 
     n, games = 4, 4 * 300
     seats = [[0] * n for _ in range(n)]
@@ -133,7 +133,7 @@ def test_seating_gives_every_seat_and_every_neighbour_order_equally():
 
 def test_pooled_copies_count_each_game_once_with_the_mean_over_their_seats():
     from card_envs.core.ranking import rank_rewards
-    from card_envs.tournament import GameRecord, summarise
+    from card_envs.evaluation.tournament import GameRecord, summarise
 
     def game(entries, ranks):
         infos = [{"points": float(r)} for r in ranks]

@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import copy
 import importlib
+from types import SimpleNamespace
 
 import gymnasium
 import numpy as np
 import pytest
 
-from agents import make_env, make_policy
-from agents.specs import rule_spec
+from card_envs.agents import make_env, make_policy
+from card_envs.agents.registry import rule_agent_spec
+from card_envs.agents.specs import rule_spec
 from card_envs.core.game import IllegalActionError
 from card_envs.core.ranking import rank_rewards, ranks_after_finishers, ranks_by_key
-from card_envs.registry import game_class, game_spec, game_specs
+from card_envs.core.registry import game_class, game_spec, game_specs
+from card_envs.envs.aec import aec_constructors
 from tests.env_checks import (
     assert_deepcopy_independent,
     assert_rejects_bad_actions,
@@ -38,7 +41,14 @@ TABLES = [
 
 
 def aec_module(game: str):
-    return importlib.import_module(f"card_envs.{game_spec(game).aec_name}")
+    """The game's PettingZoo module (a built-in game's ``card_envs.<game>_v0``), or the same
+    two constructors for a game registered elsewhere (the toy game)."""
+    spec = game_spec(game)
+    try:
+        return importlib.import_module(f"card_envs.{spec.aec_name}")
+    except ModuleNotFoundError:
+        env, raw_env = aec_constructors(spec)
+        return SimpleNamespace(env=env, raw_env=raw_env)
 
 
 @pytest.mark.parametrize(("game", "num_players", "rules"), TABLES)
@@ -223,7 +233,7 @@ def test_single_env_illegal_action_modes_for_unmasked_algorithms(game):
 def test_scripted_agents_always_legal_and_deterministic_given_rng(game, spec):
     game_facts = game_spec(game)
     players = min(5, game_class(game).max_players)
-    knobs = dict(game_facts.random_knobs) if spec == "rule" else {}
+    knobs = dict(rule_agent_spec(game).random_knobs) if spec == "rule" else {}
     agent = make_policy(spec, game, players, **knobs)
     for seed in range(10):  # the default rules, then the first rule mix
         rules = dict(game_facts.rule_mixes[0]) if seed % 2 and game_facts.rule_mixes else {}
@@ -241,7 +251,7 @@ def test_scripted_agents_always_legal_and_deterministic_given_rng(game, spec):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_the_knob_mix_of_each_spec_builds_rule_agents(game):
-    for knobs in game_spec(game).knob_mix:
+    for knobs in rule_agent_spec(game).knob_mix:
         agent = make_policy(rule_spec(dict(knobs)), game, game_class(game).default_players)
         assert all(getattr(agent, k) == v for k, v in knobs.items())
 

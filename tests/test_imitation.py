@@ -9,12 +9,12 @@ import pytest
 import torch
 from sb3_contrib import MaskablePPO
 
-from agents import make_policy
-from agents.envs import make_env
-from agents.networks import ScaledObservation
-from card_envs.imitation import collect, discounted, imitate
-from card_envs.training import TrainSettings
-from card_envs.training import train as train_model
+from card_envs.agents import make_policy
+from card_envs.agents.envs import make_env
+from card_envs.agents.networks import ScaledObservation
+from card_envs.training.imitation import collect, discounted, imitate
+from card_envs.training.run import TrainSettings
+from card_envs.training.run import train as train_model
 
 TOCK = {"game": "tock", "num_players": 3, "opponents": "rule"}
 TINY_PPO = {"n_steps": 64, "batch_size": 64, "n_epochs": 1, "net_arch": [32]}

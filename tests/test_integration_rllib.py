@@ -16,6 +16,7 @@ pytest.importorskip("ray.rllib")
 import psutil  # in the rllib extra: without it the loopback check must fail, not skip
 
 from card_envs.core.ranking import rank_rewards
+from card_envs.evaluation.tournament import tournament
 from card_envs.integrations.rllib import (
     LEARNER,
     CardGameMultiAgentEnv,
@@ -24,7 +25,6 @@ from card_envs.integrations.rllib import (
     start_ray,
     stop_ray,
 )
-from card_envs.tournament import tournament
 
 pytestmark = pytest.mark.slow
 GAMES = ["chipit", "tock", "uno"]

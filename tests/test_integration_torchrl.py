@@ -15,8 +15,8 @@ pytest.importorskip("torchrl")
 
 from torchrl.envs.utils import check_env_specs
 
+from card_envs.evaluation.tournament import tournament
 from card_envs.integrations.torchrl import GROUP, TorchRLPolicy, acting_rows, make_actor_critic, make_env
-from card_envs.tournament import tournament
 
 pytestmark = pytest.mark.slow
 GAMES = ["chipit", "tock", "uno"]

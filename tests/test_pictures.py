@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from card_envs.core.game import CardGame
+from card_envs.core.registry import game_class
 from card_envs.core.view import TableView
-from card_envs.registry import game_class
 
 GAMES = ["uno", "tock", "chipit"]
 NOTE_WIDTH = 30  # characters of a note the picture shows

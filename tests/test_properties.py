@@ -11,9 +11,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from card_envs.core.game import SEED_BOUND, CardGame
-from card_envs.records import GameRecorder, replay
-from card_envs.registry import game_class, game_spec, game_specs
-from card_envs.soak import check_end, check_ranks, check_round_trip
+from card_envs.core.registry import game_class, game_spec, game_specs
+from card_envs.evaluation.soak import check_end, check_ranks, check_round_trip
+from card_envs.records.record import GameRecorder, replay
 
 #: every table of every registered game: all player counts, default rules and each rule mix
 ALL_TABLES = [

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 
 import card_envs
-from card_envs.records import GameRecorder, RecordError, read_record, replay
-from card_envs.registry import game_class, game_specs
-from card_envs.tournament import tournament
+from card_envs.core.registry import game_class, game_specs
+from card_envs.evaluation.tournament import tournament
+from card_envs.records.record import GameRecorder, RecordError, read_record, replay
 from tests.test_generic_envs import GYM_IDS, aec_module
 
 GAMES = sorted(game_specs())
@@ -211,7 +211,7 @@ def test_evaluate_records_and_the_replay_command_prints_the_game(tmp_path):
     )
     assert f"recorded 2 games in {tmp_path}" in done.stdout
     shown = subprocess.run(
-        [sys.executable, "-m", "card_envs.replay", str(tmp_path / "game-000001.jsonl")],
+        [sys.executable, "-m", "card_envs.cli.replay", str(tmp_path / "game-000001.jsonl")],
         cwd=REPO,
         capture_output=True,
         text=True,
@@ -222,7 +222,7 @@ def test_evaluate_records_and_the_replay_command_prints_the_game(tmp_path):
     assert shown.rstrip().endswith("every state matched the record")
     rewrite(tmp_path / "game-000001.jsonl", 3, lambda d: d.update(state="bad"))
     failed = subprocess.run(
-        [sys.executable, "-m", "card_envs.replay", str(tmp_path / "game-000001.jsonl")],
+        [sys.executable, "-m", "card_envs.cli.replay", str(tmp_path / "game-000001.jsonl")],
         cwd=REPO,
         capture_output=True,
         text=True,

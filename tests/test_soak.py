@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from card_envs.registry import game_specs
-from card_envs.soak import InvariantError, check_ranks, soak_game
+from card_envs.core.registry import game_specs
+from card_envs.evaluation.soak import InvariantError, check_ranks, soak_game
 from tests.toy_game import DRAW, ClimbGame
 
 REPO = Path(__file__).resolve().parents[1]

@@ -14,7 +14,7 @@ import json
 import numpy as np
 import pytest
 
-from card_envs.registry import game_specs
+from card_envs.core.registry import game_specs
 from tests.env_checks import assert_valid_ranks
 from tests.state_mutations import mutations
 

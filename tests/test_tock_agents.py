@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from agents import RandomAgent, make_policy
-from agents.base import Policy
-from agents.tock_rules import TockRuleAgent
+from card_envs.agents import RandomAgent, make_policy
+from card_envs.agents.base import Policy
+from card_envs.agents.tock.rules import TockRuleAgent
 from card_envs.games.tock.encoding import CENTRE, DRAW, FIRST_OPPONENT, KNOCK, LAST_OPPONENT, PASS
 from card_envs.games.tock.engine import TockGame
 

@@ -11,11 +11,11 @@ import torch
 
 import evaluate
 import train
-from agents import make_policy
-from agents.model import ModelPolicy, SelfPlayPool
-from card_envs.evaluation import evaluate as evaluate_policy
-from card_envs.training import TrainSettings, make_vec_env
-from card_envs.training import train as train_model
+from card_envs.agents import make_policy
+from card_envs.agents.model import ModelPolicy, SelfPlayPool
+from card_envs.evaluation.against import evaluate as evaluate_policy
+from card_envs.training.run import TrainSettings, make_vec_env
+from card_envs.training.run import train as train_model
 
 TINY_PPO = {"n_steps": 64, "batch_size": 64, "n_epochs": 1, "net_arch": [32]}
 FAST_RUN = {"eval_every": 128, "eval_games": 2, "checkpoint_every": 128, "teacher": ""}

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents import make_policy
-from agents.uno_rules import UnoRuleAgent
+from card_envs.agents import make_policy
+from card_envs.agents.uno.rules import UnoRuleAgent
 from card_envs.games.uno import cards as C
 from card_envs.games.uno import encoding as E
 from card_envs.games.uno.engine import UnoGame

@@ -10,17 +10,17 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from agents.specs import make_policies
-from card_envs.batched import batched_games
+from card_envs.agents.registry import rule_agent_spec
+from card_envs.agents.specs import make_policies
+from card_envs.batched.game import batched_games
 from card_envs.envs.single import CardGameEnv
 from card_envs.envs.vector import BatchedCardGameEnv
-from card_envs.registry import game_spec
 
 
 def side_by_side(
     game: str, n: int, opponents: str, shaping: float, num_envs: int, steps: int, **kwargs
 ) -> int:
-    knobs = dict(game_spec(game).random_knobs) if opponents == "rule" else {}
+    knobs = dict(rule_agent_spec(game).random_knobs) if opponents == "rule" else {}
     policies = make_policies(opponents, game, n, **knobs)
     vector = BatchedCardGameEnv(
         game, num_envs, n, opponents=policies, reward_shaping=shaping, mask_in_observation=True, **kwargs

@@ -12,14 +12,15 @@ from typing import Any
 
 import numpy as np
 
+from card_envs.agents.registry import RuleAgentSpec, register_rule_agent
 from card_envs.core.checks import check_card_counts, check_choice, check_int, check_list, check_seat
 from card_envs.core.game import CardGame
 from card_envs.core.layout import Field, ObservationLayout
 from card_envs.core.policy import Policy
 from card_envs.core.ranking import ranks_after_finishers
+from card_envs.core.registry import register
 from card_envs.core.spec import GameSpec
 from card_envs.core.view import Card, TableView, Zone
-from card_envs.registry import register
 
 VALUES, COPIES, HAND = 4, 4, 3
 DRAW = VALUES  # actions 0..3 play that value; 4 draws
@@ -168,8 +169,7 @@ SPEC = register(
         name="climb",
         title="Climb",
         engine=ClimbGame,
-        rule_agent=ClimbRuleAgent,
         rule_mixes=({"draw_clears": False},),
-        random_knobs={"mistake_rate": 0.5},
     )
 )
+register_rule_agent(RuleAgentSpec(game="climb", agent=ClimbRuleAgent, random_knobs={"mistake_rate": 0.5}))

@@ -45,7 +45,7 @@ class IllegalActionError(ValueError):
 
 
 class Recorder(Protocol):
-    """What the engine tells a game recorder (:class:`card_envs.records.GameRecorder`)."""
+    """What the engine tells a game recorder (:class:`card_envs.records.record.GameRecorder`)."""
 
     def dealt(self, game: CardGame) -> None: ...
 
@@ -80,7 +80,7 @@ class CardGame(ABC):
         self.rng: np.random.Generator = np.random.default_rng()
         #: the int the current deal's generator was seeded with (a game record needs no more)
         self.seed = 0
-        #: writes every game this engine plays, when set (:mod:`card_envs.records`)
+        #: writes every game this engine plays, when set (:mod:`card_envs.records.record`)
         self.recorder: Recorder | None = None
         self._mask: np.ndarray | None = None
         self._started = False

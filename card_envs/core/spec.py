@@ -2,20 +2,19 @@
 
 A game's package declares one spec (at the bottom of its ``__init__.py``,
 as OpenSpiel games register themselves); the registry, the PettingZoo module
-``card_envs.<name>_v<version>``, the Gymnasium id, the rule-based opponent,
-the shared tests and the benchmarks are all derived from it.
+``card_envs.<name>_v<version>``, the Gymnasium id, the shared tests and the
+benchmarks are all derived from it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from card_envs.core.game import CardGame
-    from card_envs.core.policy import Policy
 
 
 def resolve(target: str | Any) -> Any:
@@ -36,35 +35,22 @@ class GameSpec:
         name: short name (``"uno"``), used in registries and ``state_dict()["game"]``.
         title: the name in the Gymnasium id, ``card_envs/<title>-v<version>``.
         engine: the :class:`CardGame` subclass, or ``"module:Class"`` to import it on first use.
-        rule_agent: the rule-based opponent (a Policy class taking ``num_players`` and
-            knobs, or ``"module:Class"``); None if the game has none.
         rule_mixes: variant settings (besides the defaults) that shared tests and
             benchmarks cover, e.g. ``({"stacking": False},)``.
-        random_knobs: rule-agent knobs that make it draw random numbers (the shared
-            tests check that every draw comes from the env's generator).
         early_finish_rules: variant settings under which players can finish
             before the game ends (None if they never do).
-        knob_mix: rule-agent knob settings other than the defaults, one per opponent
-            seat of the learning benchmark's "other knobs" line-up (agents must
-            also do well against players they were not trained against).
         version: the env version in the PettingZoo and Gymnasium names.
-        batched: the compiled batched rules (:mod:`card_envs.batched`), a class taking the
+        batched: the compiled batched rules (:mod:`card_envs.batched.game`), a class taking the
             reference engine and a batch size, or ``"module:Class"``; None if the game has none.
-        batched_rule_agent: the rule-based opponent compiled for batched games, a class
-            taking a ``rule_agent`` instance (its knobs) or ``"module:Class"``; None if none.
     """
 
     name: str
     title: str
     engine: str | type[CardGame]
-    rule_agent: str | Callable[..., Policy] | None = None
     rule_mixes: tuple[Mapping[str, Any], ...] = ()
-    random_knobs: Mapping[str, Any] = field(default_factory=dict)
     early_finish_rules: Mapping[str, Any] | None = None
-    knob_mix: tuple[Mapping[str, Any], ...] = ()
     version: int = 0
     batched: str | Callable[..., Any] | None = None
-    batched_rule_agent: str | Callable[..., Any] | None = None
 
     @property
     def aec_name(self) -> str:
@@ -78,12 +64,6 @@ class GameSpec:
     def engine_class(self) -> type[CardGame]:
         cls: type[CardGame] = resolve(self.engine)
         return cls
-
-    def rule_agent_factory(self) -> Callable[..., Policy]:
-        if self.rule_agent is None:
-            raise ValueError(f"game {self.name!r} has no rule-based agent")
-        factory: Callable[..., Policy] = resolve(self.rule_agent)
-        return factory
 
     def player_counts(self) -> list[int]:
         """The table sizes shared tests cover: the smallest, the default and the largest."""

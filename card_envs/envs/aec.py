@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 from typing import Any, ClassVar
 
 import numpy as np
@@ -49,7 +49,7 @@ class CardGameAECEnv(AECEnv):
     * ``render_seat``: render that player's view, others' hands hidden (None:
       the full table); ``"human"`` mode shows the deal and every action;
     * ``record_dir``: every game is written there as a JSON Lines record
-      (:mod:`card_envs.records`) that ``card_envs.replay(path)`` plays again.
+      (:mod:`card_envs.records.record`) that ``card_envs.replay(path)`` plays again.
     """
 
     game_class: ClassVar[type[CardGame]]
@@ -207,14 +207,13 @@ def aec_env_class(spec: GameSpec) -> type[CardGameAECEnv]:
     return type("raw_env", (CardGameAECEnv,), attrs)
 
 
-def fill_aec_module(module: ModuleType, spec: GameSpec) -> None:
-    """Make ``module`` the PettingZoo-style module of a game: ``env()`` is wrapped, ``raw_env`` is not."""
+def aec_constructors(spec: GameSpec) -> tuple[Callable[..., AECEnv], type[CardGameAECEnv]]:
+    """``(env, raw_env)`` of a game, as a PettingZoo module names them: ``env()`` is wrapped,
+    ``raw_env`` is not. The modules ``card_envs.<game>_v<version>`` are these two names."""
     raw_env = aec_env_class(spec)
 
     def env(**kwargs: Any) -> AECEnv:
         return wrap(raw_env(**kwargs))
 
-    env.__doc__ = f"The wrapped {spec.aec_name} env; kwargs as for raw_env."
-    module.raw_env = raw_env  # type: ignore[attr-defined]
-    module.env = env  # type: ignore[attr-defined]
-    module.__doc__ = f"PettingZoo AEC env of {spec.name!r}: ``env()`` is wrapped, ``raw_env`` is not."
+    env.__doc__ = f"The wrapped {spec.aec_name} env; keyword arguments as for raw_env."
+    return env, raw_env

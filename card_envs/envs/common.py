@@ -12,7 +12,7 @@ from card_envs.core.checks import check_int
 from card_envs.core.colors import use_color
 from card_envs.core.game import CardGame
 from card_envs.envs.picture import canvas_lines, table_image, text_image
-from card_envs.records import GameRecorder
+from card_envs.records.record import GameRecorder
 
 RENDER_MODES = ["ansi", "human", "rgb_array"]
 

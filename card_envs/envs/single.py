@@ -14,6 +14,7 @@ from card_envs.core.checks import check_bool, check_choice, check_float
 from card_envs.core.game import CardGame, IllegalActionError, check_max_steps
 from card_envs.core.policy import Policy, RandomAgent
 from card_envs.core.ranking import rank_rewards
+from card_envs.core.registry import game_class
 from card_envs.envs.common import (
     RENDER_MODES,
     attach_recorder,
@@ -21,7 +22,6 @@ from card_envs.envs.common import (
     check_seat,
     render_game,
 )
-from card_envs.registry import game_class
 
 #: a deal in which the learner never gets to decide is dealt again, at most this often
 MAX_REDEALS = 100
@@ -87,7 +87,7 @@ class CardGameEnv(gymnasium.Env):
         render_seat: whose view to render, others' hands hidden: a seat, ``"learner"``, or
             None (default) for the full table.
         record_dir: write every game there as a JSON Lines record (all seats'
-            actions; :mod:`card_envs.records`) that ``card_envs.replay(path)`` plays again.
+            actions; :mod:`card_envs.records.record`) that ``card_envs.replay(path)`` plays again.
         **rules: the game's variant keywords.
     """
 

@@ -1,10 +1,10 @@
-"""The single-agent env for many games at once, on a batched engine (:mod:`card_envs.batched`).
+"""The single-agent env for many games at once, on a batched engine (:mod:`card_envs.batched.game`).
 
 :class:`BatchedCardGameEnv` is a ``gymnasium.vector.VectorEnv`` whose game ``b`` plays
 exactly as a :class:`~card_envs.envs.single.CardGameEnv` reset with seed ``seed + b``
 and fed the same learner actions: the learner's seat, the deal and every opponent's
 choice are drawn from that game's own generator in the same order, and the rule-based
-and random opponents run compiled (:func:`~card_envs.batched.batched_policy`).
+and random opponents run compiled (:func:`~card_envs.batched.game.batched_policy`).
 ``tests/test_vector_env.py`` checks the two side by side.
 """
 
@@ -20,7 +20,8 @@ from gymnasium import spaces
 from gymnasium.vector.utils import batch_space
 from numba import typed
 
-from card_envs.batched import BatchedGame, BatchedPolicy, BatchStep, batched_policy, rank_rewards_batch
+from card_envs.batched.game import BatchedGame, BatchStep, rank_rewards_batch
+from card_envs.batched.policy import BatchedPolicy, batched_policy
 from card_envs.core.checks import check_bool, check_float, check_int
 from card_envs.core.game import SEED_BOUND
 from card_envs.core.policy import Policy, RandomAgent
@@ -127,7 +128,7 @@ class BatchedCardGameEnv(gymnasium.vector.VectorEnv):
         for policy in given:
             if not isinstance(policy, (Policy, BatchedPolicy)):
                 raise ValueError(f"an opponent must be a Policy, got {policy!r}")
-            converted.setdefault(id(policy), batched_policy(policy, self.game_name))
+            converted.setdefault(id(policy), batched_policy(policy))
         return [converted[id(policy)] for policy in given]
 
     # ------------------------------------------------------------------ API

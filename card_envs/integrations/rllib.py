@@ -33,11 +33,11 @@ from typing import TYPE_CHECKING, Any, cast
 import numpy as np
 from gymnasium import spaces
 
-from agents.rllib_model import CHECKPOINT_DIR, LEARNER, RLlibPolicy, load_rllib_policy
+from card_envs.agents.rllib_model import CHECKPOINT_DIR, LEARNER, RLlibPolicy, load_rllib_policy
 from card_envs.core.policy import Policy
+from card_envs.core.registry import game_spec
 from card_envs.envs.aec import aec_env_class
 from card_envs.envs.single import MAX_REDEALS
-from card_envs.registry import game_spec
 
 try:
     import ray
@@ -52,7 +52,7 @@ except ImportError as error:  # pragma: no cover - the extra is missing
     raise ImportError("RLlib is not installed: pip install 'card-envs[rllib]'") from error
 
 if TYPE_CHECKING:
-    from card_envs.training import TrainSettings
+    from card_envs.training.run import TrainSettings
 
 
 class CardGameMultiAgentEnv(MultiAgentEnv):
@@ -85,7 +85,7 @@ class CardGameMultiAgentEnv(MultiAgentEnv):
     def _opponents(opponents: Any, game: str, num_players: int) -> list[Policy] | None:
         if opponents is None:
             return None
-        from agents.specs import make_policies
+        from card_envs.agents.specs import make_policies
 
         return make_policies(opponents, game, num_players)
 
@@ -268,7 +268,7 @@ def train(
     alone: the teacher and the reward shaping of the sb3 backend are not used (settings.json
     records so), and ``init_from`` is refused.
     """
-    from card_envs.training import prepare_run_dir
+    from card_envs.training.run import prepare_run_dir
 
     settings.check()
     if settings.init_from:

@@ -56,7 +56,7 @@ def make_env(
 ) -> MaskedObservation:
     """The single-agent env of ``game`` with ``opponents`` (specs or Policy objects, as
     :func:`agents.make_env` takes them), its observation carrying the mask."""
-    from agents.envs import make_env as make_single_env
+    from card_envs.agents.envs import make_env as make_single_env
 
     env = MaskedObservation(make_single_env(game, num_players, opponents=opponents, **kwargs))
     if seed is not None:

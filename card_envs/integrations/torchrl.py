@@ -29,7 +29,7 @@ except ImportError as error:  # pragma: no cover - exercised only without the ex
 import numpy as np
 
 from card_envs.core.policy import Policy, choose_from_logits
-from card_envs.registry import game_spec
+from card_envs.core.registry import game_spec
 
 GROUP = "players"
 

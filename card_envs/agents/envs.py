@@ -1,0 +1,44 @@
+"""The single-agent env with its opponents named by spec (the Gymnasium ids' entry point)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from card_envs.agents.specs import PolicySpec, make_policies
+from card_envs.core.registry import game_class
+from card_envs.envs.single import CardGameEnv
+from card_envs.envs.vector import BatchedCardGameEnv
+
+
+def make_env(
+    game: str = "uno",
+    num_players: int | None = None,
+    opponents: PolicySpec | Sequence[PolicySpec] = "rule",
+    opponent_knobs: dict[str, Any] | None = None,
+    **kwargs: Any,
+) -> CardGameEnv:
+    """:class:`CardGameEnv` with opponents given as specs (``"rule"``, ``"random"``, ``"model:PATH"``).
+
+    ``opponents`` is one spec for every other seat or a sequence with one per
+    other seat (specs and Policy objects mixed); ``opponent_knobs`` go to the
+    rule-based ones. Other keywords are those of :class:`CardGameEnv`.
+    """
+    table = game_class(game)(num_players)  # checks the game and the player count first
+    policies = make_policies(opponents, table.name, table.num_players, **(opponent_knobs or {}))
+    return CardGameEnv(game, num_players, opponents=policies, **kwargs)
+
+
+def make_batched_env(
+    game: str = "uno",
+    num_envs: int = 64,
+    num_players: int | None = None,
+    opponents: PolicySpec | Sequence[PolicySpec] = "rule",
+    opponent_knobs: dict[str, Any] | None = None,
+    **kwargs: Any,
+) -> BatchedCardGameEnv:
+    """:class:`BatchedCardGameEnv` (``num_envs`` games on the batched engine) with opponents
+    given as specs, as :func:`make_env` takes them."""
+    table = game_class(game)(num_players)
+    policies = make_policies(opponents, table.name, table.num_players, **(opponent_knobs or {}))
+    return BatchedCardGameEnv(game, num_envs, num_players, opponents=policies, **kwargs)

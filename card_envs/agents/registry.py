@@ -1,0 +1,68 @@
+"""Each game's rule-based agent, registered by the agents layer (the engines never name it).
+
+A built-in game's agent registers in ``card_envs/agents/<game>/__init__.py``; a game
+defined elsewhere registers its own with :func:`register_rule_agent` beside its spec.
+"""
+
+from __future__ import annotations
+
+import pkgutil
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any
+
+from card_envs.core.policy import Policy
+from card_envs.core.spec import GameSpec
+
+
+@dataclass(frozen=True)
+class RuleAgentSpec:
+    """A game's rule-based agent and the knob settings the shared tests and benchmarks use.
+
+    Args:
+        game: the game's name (its :class:`GameSpec` name).
+        agent: the Policy class, taking ``num_players`` and its knobs as keywords.
+        random_knobs: knobs that make it draw random numbers (the shared tests check that
+            every draw comes from the generator it is handed).
+        knob_mix: knob settings other than the defaults, one per opponent seat of the
+            learning benchmark's "other knobs" line-up.
+    """
+
+    game: str
+    agent: type[Policy]
+    random_knobs: Mapping[str, Any] = field(default_factory=dict)
+    knob_mix: tuple[Mapping[str, Any], ...] = ()
+
+
+_AGENTS: dict[str, RuleAgentSpec] = {}
+_builtins_loaded = False
+
+
+def register_rule_agent(spec: RuleAgentSpec) -> RuleAgentSpec:
+    """Add a game's rule agent; another spec under the same game name is an error."""
+    known = _AGENTS.get(spec.game)
+    if known is not None and known != spec:
+        raise ValueError(f"a different rule agent is already registered for {spec.game!r}")
+    _AGENTS[spec.game] = spec
+    return spec
+
+
+def _load_builtins() -> None:
+    global _builtins_loaded
+    if not _builtins_loaded:
+        _builtins_loaded = True
+        import card_envs.agents as package
+
+        for module in pkgutil.iter_modules(package.__path__):
+            if module.ispkg:
+                import_module(f"{package.__name__}.{module.name}")
+
+
+def rule_agent_spec(game: GameSpec | str) -> RuleAgentSpec:
+    """The rule agent of ``game``, or ValueError naming the games that have one."""
+    _load_builtins()
+    name = game if isinstance(game, str) else game.name
+    if name not in _AGENTS:
+        raise ValueError(f"game {name!r} has no rule-based agent; games with one: {sorted(_AGENTS)}")
+    return _AGENTS[name]

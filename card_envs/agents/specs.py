@@ -1,0 +1,119 @@
+"""Policies from short specs, or line-ups of them (one per seat).
+
+* ``"random"``: uniform over the legal actions;
+* ``"rule"``, ``"rule:vigilance=0.5:target=random"``: the game's rule-based agent, with knobs;
+* ``"model:PATH"``: a trained model (a run directory or a ``.zip``; MaskablePPO or, for a
+  ``train.py --backend rllib`` run, RLlib), refused with one clear sentence on a table it
+  was not trained for; it samples from its distribution;
+* ``"greedy:PATH"``: the same model always playing its most probable legal action
+  (how the learning results are measured: docs/learning.md);
+* ``"self"``: a self-play pool of the learner's snapshots (filled by the trainer).
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from card_envs.agents.registry import rule_agent_spec
+from card_envs.core.policy import Policy, RandomAgent
+from card_envs.core.registry import game_class
+
+PolicySpec = str | Policy
+
+
+def rule_agent_class(game: str) -> type[Policy]:
+    """The rule-based agent class registered for a game (:mod:`card_envs.agents.registry`)."""
+    return rule_agent_spec(game).agent
+
+
+def parse_value(text: str) -> Any:
+    """A knob or rule value typed on a command line: JSON if it parses (``0.5``, ``false``), else text."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def parse_knobs(text: str) -> dict[str, Any]:
+    """``"vigilance=0.5:target=random"`` -> ``{"vigilance": 0.5, "target": "random"}``."""
+    knobs = {}
+    for item in text.split(":"):
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            raise ValueError(f"a knob must look like key=value, got {item!r}")
+        knobs[key] = parse_value(value)
+    return knobs
+
+
+def rule_spec(knobs: dict[str, Any]) -> str:
+    """The spec of a rule-based agent with ``knobs``: ``{"vigilance": 0.5}`` -> ``"rule:vigilance=0.5"``."""
+    items = [f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in knobs.items()]
+    return ":".join(["rule", *items])
+
+
+def spec_label(spec: PolicySpec) -> str:
+    """How a spec is named in tables and reports (a model by its run directory or file name)."""
+    if not isinstance(spec, str):
+        return repr(spec)
+    kind, _, path = spec.partition(":")
+    if kind in ("model", "greedy"):
+        return f"{kind}:{Path(path).name}"
+    return spec
+
+
+def make_policy(spec: PolicySpec, game: str, num_players: int, **knobs: Any) -> Policy:
+    """Build a policy from a spec: ``"random"``, ``"rule"``, ``"rule:KNOB=V:..."``, ``"model:PATH"``,
+    ``"greedy:PATH"`` or a Policy (returned as it is).
+
+    ``knobs`` go to the rule-based agent (e.g. ``vigilance=0.5``), after those in the spec.
+    """
+    if isinstance(spec, Policy):
+        return spec
+    if not isinstance(spec, str):
+        raise ValueError(f"a policy spec must be a string or a Policy, got {spec!r}")
+    kind, _, path = spec.partition(":")
+    if kind in ("model", "greedy"):
+        from card_envs.agents.model import load_model
+
+        model = load_model(path, deterministic=kind == "greedy")
+        model.check_table(game_class(game)(num_players))
+        return model
+    if spec == "self":
+        from card_envs.agents.model import SelfPlayPool
+
+        return SelfPlayPool()
+    spec, _, spec_knobs = spec.partition(":")
+    if spec_knobs:
+        if spec != "rule":
+            raise ValueError(f"only 'rule' takes knobs, got {spec}:{spec_knobs!r}")
+        knobs = {**parse_knobs(spec_knobs), **knobs}
+    if spec == "random":
+        return RandomAgent()
+    if spec == "rule":
+        cls = rule_agent_class(game)
+        known = [p for p in inspect.signature(cls.__init__).parameters if p not in ("self", "num_players")]
+        unknown = sorted(set(knobs) - set(known))
+        if unknown:
+            raise ValueError(f"unknown knob(s) {unknown} for {cls.__name__}; known: {known}")
+        return cls(num_players=num_players, **knobs)  # type: ignore[call-arg]
+    raise ValueError(
+        f"unknown policy spec {spec!r};"
+        " use 'random', 'rule[:KNOB=VALUE...]', 'model:PATH', 'greedy:PATH', 'self' or a Policy"
+    )
+
+
+def make_policies(
+    specs: PolicySpec | Sequence[PolicySpec], game: str, num_players: int, **knobs: Any
+) -> list[Policy]:
+    """One policy per other seat: one spec for all of them, or one per seat in seat order."""
+    n_other = num_players - 1
+    if isinstance(specs, (list, tuple)):
+        if len(specs) != n_other:
+            raise ValueError(f"opponents needs {n_other} entries (one per other seat), got {len(specs)}")
+        return [make_policy(s, game, num_players, **knobs) for s in specs]
+    assert isinstance(specs, (str, Policy))
+    return [make_policy(specs, game, num_players, **knobs) for _ in range(n_other)]

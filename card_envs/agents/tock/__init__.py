@@ -1,0 +1,17 @@
+"""Tock's rule-based player (:mod:`.rules`) and its compiled twin for batches (:mod:`.compiled`)."""
+
+from card_envs.agents.registry import RuleAgentSpec, register_rule_agent
+from card_envs.agents.tock.rules import TockRuleAgent
+
+SPEC = register_rule_agent(
+    RuleAgentSpec(
+        game="tock",
+        agent=TockRuleAgent,
+        random_knobs={"vigilance": 0.5},
+        knob_mix=(
+            {"vigilance": 1.0, "false_knock_rate": 0.0, "cheat_rate": 0.0},
+            {"vigilance": 0.5, "cheat_rate": 0.2, "target": "nearest"},
+            {"false_knock_rate": 0.1, "target": "most_cards"},
+        ),
+    )
+)

@@ -1,0 +1,17 @@
+"""UNO-style's rule-based player (:mod:`.rules`) and its compiled twin for batches (:mod:`.compiled`)."""
+
+from card_envs.agents.registry import RuleAgentSpec, register_rule_agent
+from card_envs.agents.uno.rules import UnoRuleAgent
+
+SPEC = register_rule_agent(
+    RuleAgentSpec(
+        game="uno",
+        agent=UnoRuleAgent,
+        random_knobs={"forget_call": 0.5},
+        knob_mix=(
+            {"forget_call": 0.0, "catch_rate": 1.0},
+            {"forget_call": 0.3, "challenge_rate": 0.6},
+            {"catch_rate": 0.5, "challenge_rate": 0.0},
+        ),
+    )
+)

@@ -1,0 +1,231 @@
+"""Batched engines: B games of one kind stepped together by compiled rules (numba).
+
+The per-game engines stay the readable reference; beside each game, ``batched.py``
+compiles the same rules over struct-of-arrays state (the game's spec names it).
+:class:`BatchedGame` is the one generic front for all of them:
+
+    batch = BatchedGame("uno", batch_size=1024, num_players=4)
+    batch.reset(seed=0)
+    while True:
+        result = batch.step(random_actions(batch.masks, rng))  # finished games are dealt again
+
+After each call, ``observations[b]``, ``masks[b]`` and ``current_players[b]`` are those of
+the seat that decides in game ``b``. Each game draws from its own generator, seeded as
+``CardGame.reset(seed)`` seeds the reference engine, so game ``b`` replays exactly in
+the reference engine from ``seeds[b]`` and the same actions; :meth:`BatchedGame.engine`
+hands it over as one.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+from numba import typed
+
+from card_envs.core.checks import check_int
+from card_envs.core.game import SEED_BOUND, CardGame, IllegalActionError, check_max_steps
+from card_envs.core.registry import game_spec, game_specs
+from card_envs.core.spec import resolve
+
+
+class BatchStep(NamedTuple):
+    """What one :meth:`BatchedGame.step` did to each game it stepped (``rows``, in order)."""
+
+    rows: np.ndarray  # [R] the games stepped
+    rewards: np.ndarray  # [R, N] float32: each seat's rank reward in games that ended, else 0
+    terminated: np.ndarray  # [R] the game ended by its rules
+    truncated: np.ndarray  # [R] the game reached max_steps
+    ranks: np.ndarray  # [R, N] ranks in games that ended (1 = best), else 0
+
+    @property
+    def ended(self) -> np.ndarray:
+        return self.terminated | self.truncated
+
+
+def batched_games() -> list[str]:
+    """The games that have a batched engine."""
+    return [name for name, spec in game_specs().items() if spec.batched is not None]
+
+
+def rank_rewards_batch(ranks: np.ndarray) -> np.ndarray:
+    """:func:`card_envs.core.ranking.rank_rewards` for rows of ranks [R, N] at once: 1 for
+    the best, -1 for the worst, tied seats sharing the mean of the places they fill."""
+    n = ranks.shape[1]
+    tied = (ranks[:, :, None] == ranks[:, None, :]).sum(axis=2)
+    return (1.0 - 2.0 * (ranks - 1 + (tied - 1) / 2) / (n - 1)).astype(np.float32)
+
+
+class BatchedGame:
+    """``batch_size`` games of ``game`` stepped by one call; finished games are dealt again.
+
+    Args:
+        game: a game name with a batched engine (:func:`batched_games`).
+        batch_size: games in the batch.
+        num_players: seats per game (the game's default if None); 2..max for every game.
+        max_steps: step cap per game (all seats' actions), as in the envs; a game that
+            reaches it ends truncated, ranked by :meth:`CardGame.truncation_ranks`.
+        **rules: the game's variant keywords, as for the reference engine.
+    """
+
+    def __init__(
+        self,
+        game: str = "uno",
+        batch_size: int = 1024,
+        num_players: int | None = None,
+        *,
+        max_steps: int | None = None,
+        **rules: Any,
+    ) -> None:
+        spec = game_spec(game)
+        if spec.batched is None:
+            raise ValueError(f"game {game!r} has no batched engine yet; games with one: {batched_games()}")
+        #: an engine of the same table and rules: the checks, the sizes, the action words
+        self.reference: CardGame = spec.engine_class().from_rules(num_players, **rules)
+        self.batch_size = check_int("batch_size", batch_size, 1, 10**7)
+        self.max_steps = check_max_steps(max_steps, self.reference)
+        self.num_players = self.reference.num_players
+        self.num_actions = self.reference.num_actions
+        self.kernels = resolve(spec.batched)(self.reference, self.batch_size)
+        b = self.batch_size
+        self.observations = np.zeros((b, self.reference.observation_size), np.float32)
+        self.masks = np.zeros((b, self.num_actions), np.int8)
+        self.current_players = np.zeros(b, np.int64)
+        self.steps = np.zeros(b, np.int64)  # actions taken in each game so far
+        self.seeds = np.zeros(b, np.int64)  # each game's deal seed (CardGame.reset(seed) replays it)
+        # one generator per game, re-seeded in place at each deal (the typed List, which the
+        # kernels read, holds the same objects; replacing its items costs more than a deal)
+        self._generator_objects = [np.random.default_rng(0) for _ in range(b)]
+        self.generators = typed.List(self._generator_objects)
+        self.all_rows = np.arange(b, dtype=np.int64)
+        self._seed_source = np.random.default_rng()
+        self._started = False
+
+    def __repr__(self) -> str:
+        rules = ", ".join(f"{k}={v!r}" for k, v in self.reference.rules.items())
+        return (
+            f"BatchedGame({self.reference.name!r}, batch_size={self.batch_size},"
+            f" num_players={self.num_players}, {rules})"
+        )
+
+    # ------------------------------------------------------------------ stepping
+    def reset(self, seed: int | None = None) -> None:
+        """Deal every game; the games' seeds are drawn from a generator seeded with ``seed``."""
+        self._seed_source = np.random.default_rng(seed)
+        self._started = True
+        self.deal(self.all_rows)
+
+    def deal(self, rows: np.ndarray, seeds: np.ndarray | None = None) -> None:
+        """Deal new games in ``rows``, seeded with ``seeds`` (default: new seeds from the batch's source)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        self._deal(rows, seeds)
+        self.kernels.write(rows, self.observations, self.masks, self.current_players)
+
+    def _deal(self, rows: np.ndarray, seeds: np.ndarray | None) -> None:
+        if seeds is None:
+            seeds = self._seed_source.integers(SEED_BOUND, size=rows.size)
+        self._started = True
+        for row, seed in zip(rows.tolist(), seeds.tolist(), strict=True):  # as default_rng(seed)
+            self._generator_objects[row].bit_generator.state = np.random.PCG64(seed).state
+        self.seeds[rows] = seeds
+        self.steps[rows] = 0
+        self.kernels.deal(rows, self.generators)
+
+    def step(self, actions: Any, rows: Any = None, *, reset_ended: bool = True) -> BatchStep:
+        """Apply ``actions[i]`` for the deciding seat of game ``rows[i]`` (default: every game).
+
+        Every action is checked first; one that is out of range or not legal raises
+        :class:`IllegalActionError` naming the game, the action and the legal choices,
+        and no game changes. Games that end are dealt again unless ``reset_ended`` is
+        False (then call :meth:`deal` on them before stepping them again).
+        """
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        rows = self._check_rows(rows)
+        actions = self._check_actions(actions, rows)
+        over = np.zeros(rows.size, np.bool_)
+        self.kernels.step(rows, actions, self.generators, over)
+        self.steps[rows] += 1
+        truncated = ~over & (self.steps[rows] >= self.max_steps)
+        ended = over | truncated
+        n = self.num_players
+        ranks = np.zeros((rows.size, n), np.int64)
+        rewards = np.zeros((rows.size, n), np.float32)
+        if ended.any():
+            done = np.flatnonzero(ended)
+            final = np.zeros((done.size, n), np.int64)
+            self.kernels.ranks(rows[done], truncated[done], final)
+            ranks[done] = final
+            rewards[done] = rank_rewards_batch(final)
+            if reset_ended:
+                self._deal(rows[done], None)
+        self.kernels.write(rows, self.observations, self.masks, self.current_players)
+        if truncated.any() and not reset_ended:  # a truncated game decides nothing more
+            self.masks[rows[truncated]] = 0
+        return BatchStep(rows, rewards, over, truncated, ranks)
+
+    def observe(self, rows: Any, players: Any) -> np.ndarray:
+        """Observations [R, D] of seat ``players[i]`` in game ``rows[i]`` (any seat, not only the decider)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        players = np.asarray(players, dtype=np.int64)
+        out = np.zeros((rows.size, self.reference.observation_size), np.float32)
+        self.kernels.observe(rows, players, out)
+        return out
+
+    def held(self, rows: Any) -> np.ndarray:
+        """What each seat holds [R, N] in games ``rows`` (:meth:`CardGame.cards_held`: fewest is best)."""
+        rows = np.asarray(rows, dtype=np.int64)
+        out = np.zeros((rows.size, self.num_players), np.int64)
+        self.kernels.held(rows, out)
+        return out
+
+    # ------------------------------------------------------------------ looking in
+    def engine(self, index: int) -> CardGame:
+        """Game ``index`` as a reference engine (render it, check it, read its ``state_dict()``)."""
+        index = check_int("index", index, 0, self.batch_size - 1)
+        game: CardGame = self.kernels.engine(index)
+        game.seed = int(self.seeds[index])
+        return game
+
+    def state_dict(self, index: int) -> dict[str, Any]:
+        """The reference engine's ``state_dict()`` of game ``index``."""
+        return self.engine(index).state_dict()
+
+    # ------------------------------------------------------------------ checks
+    def _check_rows(self, rows: Any) -> np.ndarray:
+        if rows is None:
+            return self.all_rows
+        rows = np.asarray(rows)
+        if rows.ndim != 1 or rows.dtype.kind not in "iu":
+            raise ValueError(f"rows must be a 1-d array of game indices, got {rows!r}")
+        if rows.size and (rows.min() < 0 or rows.max() >= self.batch_size):
+            raise ValueError(f"rows must be game indices in 0..{self.batch_size - 1}, got {rows!r}")
+        if np.unique(rows).size != rows.size:
+            raise ValueError("rows must not repeat a game: each game takes one action per step")
+        return rows.astype(np.int64)
+
+    def _check_actions(self, actions: Any, rows: np.ndarray) -> np.ndarray:
+        actions = np.asarray(actions)
+        if actions.shape != rows.shape or (actions.size and actions.dtype.kind not in "iu"):
+            raise IllegalActionError(
+                f"actions must be {rows.size} ints (one per game stepped),"
+                f" got {actions.dtype} of shape {actions.shape}"
+            )
+        actions = actions.astype(np.int64)
+        in_range = (actions >= 0) & (actions < self.num_actions)
+        legal = in_range & (self.masks[rows, np.where(in_range, actions, 0)] == 1)
+        if not legal.all():
+            i = int(np.flatnonzero(~legal)[0])
+            row, action = int(rows[i]), int(actions[i])
+            choices = ", ".join(
+                f"{a} ({self.reference.describe_action(int(a))})" for a in np.flatnonzero(self.masks[row])
+            )
+            what = (
+                f"out of range 0..{self.num_actions - 1}"
+                if not in_range[i]
+                else f"not legal for player {self.current_players[row]}"
+            )
+            raise IllegalActionError(
+                f"game {row}: action {action} is {what}; legal: {choices or 'none (the game has ended)'}"
+            )
+        return actions

@@ -1,0 +1,101 @@
+"""Policies that act in many games of a batch at once, and the twin of any :class:`Policy`.
+
+Apart from the batch front (:mod:`card_envs.batched.game`): a compiled rule agent or a
+network brings its own twin (its ``batched()`` method); anything else plays row by row.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any
+
+import numpy as np
+
+from card_envs.batched.sampling import random_actions_per_game
+from card_envs.core.policy import Policy, RandomAgent
+
+
+class BatchedPolicy(ABC):
+    """A policy that acts in many games at once: the batched twin of :class:`Policy`.
+
+    ``generators`` holds one generator per game of the batch (a numba typed List);
+    row ``i`` of ``observations`` and ``masks`` belongs to game ``rows[i]`` and draws
+    only from ``generators[rows[i]]``, so each game replays from its own seed.
+    """
+
+    @abstractmethod
+    def act(
+        self, observations: np.ndarray, masks: np.ndarray, generators: Any, rows: np.ndarray
+    ) -> np.ndarray:
+        """One legal action per row."""
+
+    def new_games(self, generators: Any, rows: np.ndarray) -> None:
+        """Called when games ``rows`` are dealt; default: nothing."""
+        return
+
+
+class BatchedTwin(BatchedPolicy):
+    """The compiled twin of one reference agent, whose knobs (checked by its constructor) it plays with."""
+
+    agent: Any
+
+    def __init__(self, agent: Policy) -> None:
+        self.agent = agent
+
+    def __repr__(self) -> str:
+        return f"Batched{self.agent!r}"
+
+
+class BatchedRandomAgent(BatchedPolicy):
+    """:class:`RandomAgent` for a batch: the same draws, so the same actions."""
+
+    def act(
+        self, observations: np.ndarray, masks: np.ndarray, generators: Any, rows: np.ndarray
+    ) -> np.ndarray:
+        out = np.empty(rows.size, np.int64)
+        random_actions_per_game(masks, generators, rows, out)
+        return out
+
+    def __repr__(self) -> str:
+        return "BatchedRandomAgent()"
+
+
+class LoopedPolicy(BatchedPolicy):
+    """Any :class:`Policy` without a batched twin of its own (an RLlib model, a user's
+    policy) acting row by row."""
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+
+    def act(
+        self, observations: np.ndarray, masks: np.ndarray, generators: Any, rows: np.ndarray
+    ) -> np.ndarray:
+        return np.array(
+            [
+                self.policy.act(observations[i], masks[i], generators[row])
+                for i, row in enumerate(rows.tolist())
+            ],
+            dtype=np.int64,
+        )
+
+    def new_games(self, generators: Any, rows: np.ndarray) -> None:
+        for row in rows.tolist():
+            self.policy.new_game(generators[row])
+
+    def __repr__(self) -> str:
+        return f"LoopedPolicy({self.policy!r})"
+
+
+def batched_policy(policy: Policy | BatchedPolicy) -> BatchedPolicy:
+    """The batched twin of ``policy``: its own ``batched()`` where it has one (the rule-based
+    agents' compiled twins, same knobs; trained networks: one forward pass for many games),
+    compiled for the random agent, looped row by row for any other policy."""
+    if isinstance(policy, BatchedPolicy):
+        return policy
+    own_twin = getattr(policy, "batched", None)
+    twin: BatchedPolicy | None = own_twin() if callable(own_twin) else None
+    if twin is not None:
+        return twin
+    if type(policy) is RandomAgent:
+        return BatchedRandomAgent()
+    return LoopedPolicy(policy)

@@ -1,0 +1,161 @@
+"""Play a game yourself, or watch agents play, in a terminal: the library side of
+``python -m card_envs.cli.play`` and ``python -m card_envs.cli.watch``.
+
+Both run the tournaments' game loop (:func:`card_envs.evaluation.tournament.play_game`),
+so a seed gives the same deal and the same opponents' choices as anywhere
+else; a person is one more :class:`~card_envs.core.policy.Policy` at the table.
+Input and output are functions (``input``/``print`` by default) so tests can
+drive a whole game with scripted answers.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from card_envs.core.game import CardGame
+from card_envs.core.policy import Policy
+from card_envs.evaluation.tournament import play_game
+
+Read = Callable[[str], str]
+Write = Callable[[str], None]
+
+
+class PlayerQuitError(Exception):
+    """The person at the table asked to stop (``q``, end of input)."""
+
+
+class HumanPlayer(Policy):
+    """Shows ``seat``'s view of the table and the legal moves, numbered, and asks for one.
+
+    A forced move (the only legal one) is made without asking; bad answers
+    are asked again; ``?`` shows the card codes; ``q`` (or the end of input)
+    raises :class:`PlayerQuitError`.
+    """
+
+    def __init__(
+        self, game: CardGame, seat: int, read: Read = input, write: Write = print, color: bool = False
+    ) -> None:
+        self.game, self.seat, self.read, self.write, self.color = game, seat, read, write, color
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        game = self.game
+        legal = np.flatnonzero(action_mask).tolist()
+        self.write("\n" + game.render_text(self.seat, color=self.color))
+        if len(legal) == 1:  # forced moves (a draw, a pass) are made for you, and said
+            self.write(f"your only move: {game.describe_action(legal[0])}")
+            return int(legal[0])
+        self.write(f"{game.player_name(self.seat)} (you), your decision ({game.phase}):")
+        for number, action in enumerate(legal, start=1):
+            self.write(f"  {number:>3}  {game.describe_action(action)}")
+        while True:
+            answer = self._ask(f"your move [1-{len(legal)}, ? codes, q quit]: ")
+            if answer in ("q", "quit", "exit"):
+                raise PlayerQuitError
+            if answer == "?":
+                self.write(game.legend() or "(this game has no card codes to explain)")
+                continue
+            if answer.isdigit() and 1 <= int(answer) <= len(legal):
+                return int(legal[int(answer) - 1])
+            self.write(f"{answer!r} is not a move: type a number from 1 to {len(legal)}")
+
+    def _ask(self, prompt: str) -> str:
+        try:
+            return self.read(prompt).strip().lower()
+        except EOFError:
+            raise PlayerQuitError from None
+
+    def __repr__(self) -> str:
+        return "you"
+
+
+def ordinal(rank: int) -> str:
+    return f"{rank}{'st' if rank == 1 else 'nd' if rank == 2 else 'rd' if rank == 3 else 'th'}"
+
+
+def seating(game: CardGame, names: Sequence[str]) -> str:
+    """Who plays each seat: ``player_0: you, player_1: rule, ...``."""
+    return ", ".join(f"{game.player_name(s)}: {name}" for s, name in enumerate(names))
+
+
+def result_lines(game: CardGame, ranks: list[int], names: Sequence[str]) -> list[str]:
+    """One line per seat, best first: ``1st  player_2 (rule)``."""
+    order = sorted(range(len(ranks)), key=lambda seat: (ranks[seat], seat))
+    return [f"  {ordinal(ranks[s]):>4}  {game.player_name(s)} ({names[s]})" for s in order]
+
+
+def play_against(
+    game: CardGame,
+    seat: int,
+    opponents: Sequence[Policy],
+    seed: int,
+    read: Read = input,
+    write: Write = print,
+    color: bool = False,
+    names: Sequence[str] | None = None,
+) -> list[int]:
+    """A person plays ``seat``; ``opponents`` fill the other seats in seat order. Returns the ranks.
+
+    ``names``: how to call each opponent (default: its repr).
+
+    Every opponent's move is shown as it happens, the person's own as a line
+    after their choice; raises :class:`PlayerQuitError` if they stop.
+    """
+    human = HumanPlayer(game, seat, read, write, color)
+    others = iter(opponents)
+    policies = [human if s == seat else next(others) for s in range(game.num_players)]
+    labels = iter(names or [repr(p) for p in opponents])
+    seat_names = ["you" if s == seat else next(labels) for s in range(game.num_players)]
+
+    def deal(game: CardGame) -> None:
+        write(f"you are {game.player_name(seat)}; " + seating(game, seat_names))
+
+    def show(game: CardGame, mover: int) -> None:
+        write(("  you: " if mover == seat else "  ") + game.last_move())
+
+    rng = np.random.default_rng(seed)
+    ranks, _, truncated = play_game(game, policies, rng, game.default_max_steps, show, deal)
+    write("\n" + game.render_text(None, color=color))
+    write("the game hit the step cap; ranks by cards held:" if truncated else "game over:")
+    write("\n".join(result_lines(game, ranks, seat_names)))
+    return ranks
+
+
+def watch(
+    game: CardGame,
+    policies: Sequence[Policy],
+    seed: int,
+    write: Write = print,
+    pace: float = 0.0,
+    step: Read | None = None,
+    seat: int | None = None,
+    color: bool = False,
+    names: Sequence[str] | None = None,
+) -> list[int]:
+    """Agents play one game, shown move by move: the table (``seat``'s view, or all of it)
+    after each action, ``pace`` seconds apart, or at each Enter when ``step`` reads input.
+    ``names``: how to call each agent (default: its repr)."""
+    names = list(names or [repr(p) for p in policies])
+
+    def show(game: CardGame, mover: int) -> None:
+        write("\n" + game.render_text(seat, color=color))
+        if step is not None:
+            try:
+                answer = step("[Enter: next move, q: quit] ")
+            except EOFError:
+                raise PlayerQuitError from None
+            if answer.strip().lower() in ("q", "quit"):
+                raise PlayerQuitError
+        elif pace > 0:
+            time.sleep(pace)
+
+    def deal(game: CardGame) -> None:
+        write(seating(game, names) + "\n\n" + game.render_text(seat, color=color))
+
+    rng = np.random.default_rng(seed)
+    ranks, _, truncated = play_game(game, policies, rng, game.default_max_steps, show, deal)
+    write(("stopped at the step cap:" if truncated else "game over:") + "\n")
+    write("\n".join(result_lines(game, ranks, names)))
+    return ranks

@@ -1,0 +1,133 @@
+"""Evaluate agents in tournaments: win rates, ranks and rewards with 95% intervals, and ratings.
+
+    python evaluate.py --model runs/uno                      # vs three rule-based, then three random players
+    python evaluate.py --agents greedy:runs/uno,rule,rule,random --games 2000
+    python evaluate.py --game tock --agents rule,rule:vigilance=0.5,random,random --out reports/tock
+    python evaluate.py --policy rule --opponents random
+    python evaluate.py --agents greedy:runs/a,greedy:runs/b,greedy:runs/a,greedy:runs/b --pool-copies
+    python evaluate.py --agents rule,rule,rule,random --games 10 --record games/
+    python -m card_envs.cli.replay games/game-000001.jsonl       # play a recorded game again
+
+Seats rotate so that every agent sits in every seat equally often; games are spread over
+worker processes and the result depends on --seed alone. --model takes a run directory
+(its game, table and rules come from its settings.json) or a saved .zip, and plays its most
+probable legal action (greedy:PATH; --sample: model:PATH, drawn from its distribution). A thin shell
+over card_envs.evaluation.tournament.tournament and card_envs.evaluation.report.write_report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from card_envs.cli.args import add_game_arguments, fail, game_rules, lineup
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="evaluate.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    add_game_arguments(parser, game_default=None, players_default=None)
+    who = parser.add_mutually_exclusive_group(required=True)
+    who.add_argument("--agents", type=lineup, help="one spec per seat, comma-separated")
+    who.add_argument("--model", type=Path, help="a run directory or a saved model, against --opponents")
+    who.add_argument(
+        "--policy", help="a scripted agent spec (rule, rule:KNOB=V, random), against --opponents"
+    )
+    parser.add_argument(
+        "--sample", action="store_true", help="with --model: sample actions instead of the most probable"
+    )
+    parser.add_argument(
+        "--opponents",
+        nargs="+",
+        default=["rule", "random"],
+        help="with --model/--policy: the kinds of opponent filling the other seats (default: rule random)",
+    )
+    parser.add_argument(
+        "--games", "--episodes", type=int, default=500, help="games per line-up (default: 500)"
+    )
+    parser.add_argument(
+        "--pool-copies",
+        action="store_true",
+        help="an agent named more than once in --agents is one agent, judged per game over its seats"
+        " (a head-to-head: --agents greedy:A,greedy:B,greedy:A,greedy:B)",
+    )
+    parser.add_argument("--workers", type=int, default=None, help="worker processes (default: the CPUs)")
+    parser.add_argument("--out", type=Path, help="write results.json, report.md and PNG plots here")
+    parser.add_argument(
+        "--record",
+        type=Path,
+        metavar="DIR",
+        help="save every game as a record (DIR/game-000001.jsonl; DIR/lineup-K/ for several line-ups)"
+        " that python -m card_envs.cli.replay plays again",
+    )
+    return parser
+
+
+def report_progress(done: int, games: int) -> None:
+    """A line on stderr each time another tenth of the games is done."""
+    step = max(1, games // 10)
+    if done == games or done // step != (done - 1) // step:
+        print(f"  {done}/{games} games", file=sys.stderr, flush=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+
+    from card_envs.agents.model import run_settings
+    from card_envs.evaluation.report import write_report
+    from card_envs.evaluation.tournament import tournament
+
+    try:
+        saved = run_settings(args.model) if args.model else None
+    except ValueError as error:
+        fail(parser, str(error))
+    if saved:  # the run's own table unless told otherwise
+        args.game = args.game or saved["game"]
+        args.players = args.players or saved["num_players"]
+        args.rule = args.rule or list(saved["rules"].items())
+    args.game = args.game or "uno"
+    if args.agents:
+        args.players = args.players or len(args.agents)
+        if len(args.agents) != args.players:
+            fail(parser, f"--agents names {len(args.agents)} agents for {args.players} seats")
+        lineups = [args.agents]
+    else:
+        args.players = args.players or 4
+        first = f"{'model' if args.sample else 'greedy'}:{args.model}" if args.model else args.policy
+        lineups = [[first, *[kind] * (args.players - 1)] for kind in args.opponents]
+    rules = game_rules(parser, args)
+    if args.games < 1:
+        fail(parser, f"--games must be >= 1, got {args.games}")
+    if args.workers is not None and args.workers < 1:
+        fail(parser, f"--workers must be >= 1, got {args.workers}")
+
+    results = []
+    for number, entries in enumerate(lineups, start=1):
+        record_dir = args.record
+        if record_dir is not None and len(lineups) > 1:
+            record_dir = record_dir / f"lineup-{number}"
+        try:
+            result = tournament(
+                args.game,
+                entries,
+                args.games,
+                rules,
+                seed=args.seed,
+                workers=args.workers,
+                progress=report_progress,
+                record_dir=record_dir,
+                pool_copies=args.pool_copies,
+            )
+        except ValueError as error:
+            fail(parser, str(error))
+        print(result.table(), end="\n\n", flush=True)
+        if record_dir is not None:
+            print(f"recorded {result.games} games in {record_dir}", end="\n\n")
+        results.append(result)
+    if args.out:
+        curve = args.model / "evaluations.csv" if args.model and args.model.is_dir() else None
+        for path in write_report(results, args.out, curve):
+            print(f"wrote {path}")

@@ -1,1 +1,0 @@
-"""The command-line tools (thin shells over card_envs.training and card_envs.evaluation)."""

@@ -1,0 +1,5 @@
+"""Evaluation: tournaments with rotated seats, their statistics, reports, and soak runs.
+
+:func:`card_envs.evaluation.tournament.tournament` is what ``evaluate.py`` calls;
+:func:`card_envs.evaluation.against.evaluate` plays one policy against opponents.
+"""

@@ -1,0 +1,334 @@
+"""Tournaments: any line-up of agents at one table, seats rotated, games spread over processes.
+
+Every agent of the line-up sits in every seat equally often, so no agent profits from
+playing first, and next to every other agent in every order, so no agent profits from
+whom it follows (in Tock, the player after a strong one sees its piles first). Games
+come in blocks of N: each block draws an order of the entries and rotates it through
+the N seats (:func:`seating`). Game ``i`` is dealt and played with the generator
+``default_rng([seed, i])``: the result depends on the seed alone, not on the number of
+worker processes.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from card_envs.agents.specs import PolicySpec, make_policy, spec_label
+from card_envs.core.policy import Policy
+from card_envs.core.ranking import rank_rewards
+from card_envs.core.registry import game_class, game_spec, register
+from card_envs.core.spec import GameSpec
+from card_envs.evaluation.stats import Estimate, League, mean_interval, wilson_interval
+from card_envs.records.record import GameRecorder
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """One game: which line-up entry sat in each seat, and how each seat ended."""
+
+    entries: list[int]
+    ranks: list[int]
+    rewards: list[float]
+    infos: list[dict[str, float]]
+    steps: int
+    truncated: bool
+
+
+@dataclass(frozen=True)
+class AgentStats:
+    """One line-up entry over the whole tournament."""
+
+    name: str
+    games: int
+    win_rate: Estimate
+    mean_rank: Estimate
+    mean_reward: Estimate
+    rating: float
+    rating_sigma: float
+    #: games played in each seat (equal, up to one, by the seat rotation)
+    seat_games: list[int] = field(default_factory=list)
+    #: game-specific figures from the engine's player_info, averaged over the games
+    figures: dict[str, float] = field(default_factory=dict)
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"name": self.name, "games": self.games}
+        for key in ("win_rate", "mean_rank", "mean_reward"):
+            est: Estimate = getattr(self, key)
+            out[key] = {"value": est.value, "low": est.low, "high": est.high}
+        out |= {"rating": self.rating, "rating_sigma": self.rating_sigma, "seat_games": self.seat_games}
+        out["figures"] = self.figures
+        return out
+
+
+@dataclass(frozen=True)
+class TournamentResult:
+    game: str
+    num_players: int
+    rules: dict[str, Any]
+    seed: int
+    games: int
+    agents: list[AgentStats]
+    truncated: int
+    steps: int
+    seconds: float
+
+    def table(self) -> str:
+        """A terminal table: one row per agent, 95% intervals in brackets."""
+        head = (
+            f"{'agent':<28} {'games':>6}  {'win rate':<22} {'mean rank':<20}"
+            f" {'mean reward':<25} {'rating':>7}"
+        )
+        rows = [head, "-" * len(head)]
+        for a in self.agents:
+            rows.append(
+                f"{a.name[-28:]:<28} {a.games:>6}  {format(a.win_rate, '.1%'):<22}"
+                f" {format(a.mean_rank, '.2f'):<20} {format(a.mean_reward, '+.3f'):<25} {a.rating:>7.2f}"
+            )
+        keys = sorted({k for a in self.agents for k in a.figures})
+        if keys:
+            rows.append("mean at the end of a game: " + ", ".join(keys))
+            for a in self.agents:
+                values = "  ".join(f"{a.figures.get(k, 0.0):.2f}" for k in keys)
+                rows.append(f"  {a.name[-26:]:<26} {values}")
+        rows.append(
+            f"{self.games} games of {self.num_players}-player {self.game}, seats rotated;"
+            f" {self.truncated} truncated; {self.steps / max(self.seconds, 1e-9):,.0f} steps/s."
+            f" Rating: openskill mu - 3 sigma."
+        )
+        return "\n".join(rows)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game,
+            "num_players": self.num_players,
+            "rules": self.rules,
+            "seed": self.seed,
+            "games": self.games,
+            "truncated": self.truncated,
+            "steps": self.steps,
+            "seconds": self.seconds,
+            "agents": [a.as_json() for a in self.agents],
+        }
+
+
+def play_game(
+    game: Any,
+    policies: Sequence[Policy],
+    rng: np.random.Generator,
+    max_steps: int,
+    on_move: Callable[[Any, int], None] | None = None,
+    on_deal: Callable[[Any], None] | None = None,
+) -> tuple[list[int], int, bool]:
+    """Deal ``game`` with ``rng`` and play it out with one policy per seat: (ranks, steps, truncated).
+
+    ``on_deal(game)`` is called after the deal, ``on_move(game, seat)`` after
+    each action of ``seat`` (to show them).
+    """
+    game.reset(rng)
+    if on_deal is not None:
+        on_deal(game)
+    steps = 0
+    while not game.is_over and steps < max_steps:
+        seat = game.current_player
+        game.step(policies[seat].act(game.observe(seat), game.action_mask(), rng))
+        steps += 1
+        if on_move is not None:
+            on_move(game, seat)
+    if game.is_over:
+        return game.final_ranks(), steps, False
+    return game.truncation_ranks(), steps, True
+
+
+@dataclass(frozen=True)
+class _Chunk:
+    game: GameSpec  # the spec travels, so a worker knows games registered outside card_envs
+    num_players: int
+    rules: dict[str, Any]
+    lineup: list[PolicySpec]
+    seed: int
+    first: int
+    count: int
+    max_steps: int
+    names: list[str]
+    record_dir: Path | None
+
+
+def seating(i: int, n: int, seed: int) -> list[int]:
+    """The line-up entry in each seat of game ``i``: block ``i // n`` draws an order of the
+    ``n`` entries (from ``seed`` and the block alone), game ``i`` rotates it by ``i % n``."""
+    order = np.random.default_rng([seed, i // n, 1]).permutation(n)
+    return [int(order[(seat + i) % n]) for seat in range(n)]
+
+
+def _play_chunk(chunk: _Chunk) -> list[GameRecord]:
+    import torch
+
+    torch.set_num_threads(1)  # one thread per process: model policies run small networks
+    register(chunk.game)
+    game = chunk.game.engine_class().from_rules(chunk.num_players, **chunk.rules)
+    n = game.num_players
+    agents = [make_policy(spec, game.name, n) for spec in chunk.lineup]
+    recorder = game.recorder = GameRecorder(chunk.record_dir) if chunk.record_dir else None
+    records = []
+    for i in range(chunk.first, chunk.first + chunk.count):
+        entries = seating(i, n, chunk.seed)
+        rng = np.random.default_rng([chunk.seed, i])
+        if recorder is not None:
+            recorder.name_next(f"game-{i + 1:06d}", [chunk.names[e] for e in entries])
+        ranks, steps, truncated = play_game(game, [agents[e] for e in entries], rng, chunk.max_steps)
+        if recorder is not None:
+            recorder.save()  # a truncated game is not saved by the engine
+        infos = [game.player_info(seat) for seat in range(n)]
+        records.append(GameRecord(entries, ranks, rank_rewards(ranks), infos, steps, truncated))
+    return records
+
+
+def _names(lineup: Sequence[PolicySpec]) -> list[str]:
+    """A unique name per entry: ``rule``, ``rule (2)`` for a repeated one."""
+    names: list[str] = []
+    for spec in lineup:
+        label = spec_label(spec)
+        count = sum(1 for n in names if n == label or n.startswith(f"{label} ("))
+        names.append(label if count == 0 else f"{label} ({count + 1})")
+    return names
+
+
+def tournament(
+    game: str,
+    lineup: Sequence[PolicySpec],
+    games: int = 1000,
+    rules: dict[str, Any] | None = None,
+    seed: int = 0,
+    workers: int | None = None,
+    max_steps: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    record_dir: str | Path | None = None,
+    pool_copies: bool = False,
+) -> TournamentResult:
+    """Play ``games`` games with one line-up entry per seat and summarise each entry.
+
+    ``lineup`` holds one spec per seat (``"rule"``, ``"rule:vigilance=0.5"``,
+    ``"random"``, ``"model:PATH"`` or a Policy object); its length is the
+    player count. ``workers`` processes share the games (default: the CPUs).
+    ``progress(done, games)`` is called as batches of games finish.
+    ``record_dir``: write every game there as a record (``game-000001.jsonl``
+    and up, :mod:`card_envs.records.record`) that :func:`card_envs.records.record.replay` plays again.
+    ``pool_copies``: entries with the same spec are one agent (a head-to-head of two
+    agents with two seats each, say), judged per game over all its seats (:func:`summarise`).
+    """
+    rules = dict(rules or {})
+    n = len(lineup)
+    engine = game_class(game).from_rules(n, **rules)  # checks game, player count and rules now
+    for spec in lineup:
+        make_policy(spec, engine.name, n)  # and every agent spec, before any work starts
+    if games < 1:
+        raise ValueError(f"games must be >= 1, got {games}")
+    cap = max_steps or engine.default_max_steps
+    workers = max(1, min(workers or os.cpu_count() or 1, games))
+    size = -(-games // (workers * 4)) if workers > 1 else games
+    names = _names(lineup)
+    record_path = Path(record_dir) if record_dir is not None else None
+    chunks = [
+        _Chunk(
+            game_spec(engine.name),
+            n,
+            rules,
+            list(lineup),
+            seed,
+            first,
+            min(size, games - first),
+            cap,
+            names,
+            record_path,
+        )
+        for first in range(0, games, size)
+    ]
+    start = time.perf_counter()
+    records: list[GameRecord] = []
+    with (
+        ProcessPoolExecutor(workers, mp_context=get_context("spawn"))
+        if workers > 1
+        else nullcontext() as pool
+    ):
+        parts = pool.map(_play_chunk, chunks) if pool is not None else map(_play_chunk, chunks)
+        for part in parts:
+            records += part
+            if progress is not None:
+                progress(len(records), games)
+    seconds = time.perf_counter() - start
+    if not pool_copies:
+        return summarise(engine.name, n, rules, seed, names, records, seconds)
+    labels = [spec_label(spec) for spec in lineup]
+    agents = list(dict.fromkeys(labels))
+    return summarise(engine.name, n, rules, seed, agents, records, seconds, [agents.index(x) for x in labels])
+
+
+def summarise(
+    game: str,
+    num_players: int,
+    rules: dict[str, Any],
+    seed: int,
+    names: list[str],
+    records: list[GameRecord],
+    seconds: float,
+    agent_of: Sequence[int] | None = None,
+) -> TournamentResult:
+    """One AgentStats per name in ``names``; ``agent_of[e]`` is the agent line-up entry ``e``
+    plays for (default: entry ``e`` is agent ``e``). An agent with several seats in a game
+    counts that game once: its rank, reward and game figures are the means over its seats,
+    and it won if one of its seats did."""
+    agent_of = list(agent_of) if agent_of is not None else list(range(len(names)))
+    league = League()
+    per_agent: list[dict[str, list[Any]]] = [
+        {"ranks": [], "rewards": [], "wins": [], "infos": [], "seats": [0] * num_players} for _ in names
+    ]
+    for record in records:
+        seats_of: dict[int, list[int]] = {}
+        for seat, entry in enumerate(record.entries):
+            seats_of.setdefault(agent_of[entry], []).append(seat)
+            per_agent[agent_of[entry]]["seats"][seat] += 1
+        for agent, seats in seats_of.items():
+            data = per_agent[agent]
+            data["ranks"].append(float(np.mean([record.ranks[s] for s in seats])))
+            data["rewards"].append(float(np.mean([record.rewards[s] for s in seats])))
+            data["wins"].append(min(record.ranks[s] for s in seats) == 1)
+            figures = {k for s in seats for k in record.infos[s]}
+            data["infos"].append({k: np.mean([record.infos[s].get(k, 0.0) for s in seats]) for k in figures})
+        league.record([names[a] for a in seats_of], [per_agent[a]["ranks"][-1] for a in seats_of])
+    stats = []
+    for name, data in zip(names, per_agent, strict=True):
+        keys = sorted({k for info in data["infos"] for k in info})
+        stats.append(
+            AgentStats(
+                name=name,
+                games=len(data["ranks"]),
+                win_rate=wilson_interval(sum(data["wins"]), len(data["wins"])),
+                mean_rank=mean_interval(data["ranks"]),
+                mean_reward=mean_interval(data["rewards"]),
+                rating=league.ordinal(name),
+                rating_sigma=league.sigma(name),
+                seat_games=data["seats"],
+                figures={k: float(np.mean([info.get(k, 0.0) for info in data["infos"]])) for k in keys},
+            )
+        )
+    return TournamentResult(
+        game=game,
+        num_players=num_players,
+        rules=rules,
+        seed=seed,
+        games=len(records),
+        agents=stats,
+        truncated=sum(r.truncated for r in records),
+        steps=sum(r.steps for r in records),
+        seconds=seconds,
+    )

@@ -1,0 +1,828 @@
+"""The Chip It rules compiled with numba, for many games at once (:mod:`card_envs.batched.game`).
+
+The same rules as :mod:`.engine`, over one int32 row of state per game (``ROW`` names the
+offsets of the fields of :class:`~.state.Table` in it). The deal is one ``permutation`` of
+the game's own generator, as in the reference, so a batched game and a reference game
+reset with the same seed and fed the same actions stay identical;
+``tests/test_batched.py`` checks it at every step.
+
+The chip arithmetic of :mod:`.moves` (numpy over all 1,200 values) is replaced by exact
+sweeps over the few cards of a hand: green cards sorted by value give the cheapest green
+chips at every value ``T``, and a bit mask of the purple values dividing ``T`` gives the
+purple ones. The per-value costs of a seat's hand (the observation's ``play_costs``, which
+also decide the direct-value mask) are cached per seat until its hand or the number of
+cards to play changes. :meth:`ChipItKernels.engine` turns any game back into a reference
+:class:`~.engine.ChipItGame`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+import numpy as np
+from numba import njit, prange
+
+from card_envs.core.compiled import refresh_compiled_cache
+from card_envs.games.chipit import cards, engine, state
+from card_envs.games.chipit import encoding as E
+from card_envs.games.chipit.cards import (
+    COPIES,
+    DEAL_SIZE,
+    FACE,
+    IMPOSSIBLE,
+    MAX_GREEN_VALUE,
+    MAX_HAND,
+    MAX_VALUE,
+    NUM_CARDS,
+    NUM_GREEN,
+    NUM_TYPES,
+    START_CHIPS,
+    TOTAL_CHIPS,
+)
+from card_envs.games.chipit.engine import ChipItGame
+from card_envs.games.chipit.state import Build, LastPlay, Shown, Table, Turn
+
+refresh_compiled_cache(__file__, cards.__file__, E.__file__, engine.__file__, state.__file__)
+
+LEAD, ANSWER, UNITS_PHASE, CARDS_PHASE, OVER = range(len(E.PHASES))
+TURN_KINDS = ("pass", "lead", "answer")
+NUM_PURPLE = NUM_TYPES - NUM_GREEN
+FACE_ARR = np.array(FACE, dtype=np.int64)
+DEAL_SIZES = np.array([DEAL_SIZE.get(n, 0) for n in range(ChipItGame.max_players + 1)], dtype=np.int64)
+#: DIVIDES[T]: bit i set when the purple value i + 2 divides T
+DIVIDES = np.array(
+    [sum(1 << i for i in range(NUM_PURPLE) if T % (i + 2) == 0) for T in range(MAX_VALUE + 1)],
+    dtype=np.int64,
+)
+
+
+def _divisor_table() -> np.ndarray:
+    """DIVISORS[T]: the purple face indices i (value i + 2) dividing T, highest first, then -1."""
+    table = np.full((MAX_VALUE + 1, NUM_PURPLE + 1), -1, dtype=np.int64)
+    for value in range(1, MAX_VALUE + 1):
+        found = [i for i in range(NUM_PURPLE - 1, -1, -1) if value % (i + 2) == 0]
+        table[value, : len(found)] = found
+    return table
+
+
+DIVISORS = _divisor_table()
+NUM_DIRECT = E.NUM_DIRECT_VALUES  # values 2..129, one action (and one observation entry) each
+#: the observation fields, in the order of :func:`.encoding.observation_layout`
+FIELDS = (
+    "phase", "hand", "chips", "hand_sizes", "holdings", "display", "display_chips", "discard",
+    "to_beat_count", "to_beat_value", "to_beat_seat", "supply", "passes", "finished", "build_value",
+    "build_block", "build_cards", "build_chips", "build_needed", "free_cards", "play_costs",
+)  # fmt: skip
+(F_PHASE, F_HAND, F_CHIPS, F_SIZES, F_HOLDINGS, F_DISPLAY, F_DISPLAY_CHIPS, F_DISCARD, F_BEAT_COUNT,
+ F_BEAT_VALUE, F_BEAT_SEAT, F_SUPPLY, F_PASSES, F_FINISHED, F_BUILD_VALUE, F_BUILD_BLOCK, F_BUILD_CARDS,
+ F_BUILD_CHIPS, F_BUILD_NEEDED, F_FREE_CARDS, F_PLAY_COSTS) = range(len(FIELDS))  # fmt: skip
+
+
+class Rules(NamedTuple):
+    """The table and variant as plain ints, the form the kernels take."""
+
+    num_players: int
+    play_to_end: bool
+
+
+MAX_SEATS = ChipItGame.max_players
+
+
+def _layout(fields: list[tuple[str, int]]) -> dict[str, int]:
+    """Offsets of consecutive fields of the given widths in a game's row of the table."""
+    offsets, at = {}, 0
+    for name, width in fields:
+        offsets[name] = at
+        at += width
+    offsets["WIDTH"] = at
+    return offsets
+
+
+#: A game is one int32 row of ``table`` (the fields of :class:`~.state.Table`; -1 stands
+#: for None), sized for the most seats so that the offsets are compile-time constants. One
+#: array rather than a tuple of arrays: numba copies a tuple of arrays, counting references
+#: to each, whenever a helper takes it, which cost more than the rules themselves.
+ROW = _layout(
+    [
+        ("SUPPLY", 1),
+        ("LAST", 3),  # combination to beat: seat (-1: none), count, value
+        ("PASSES", 1),
+        ("DISCARD_LEN", 1),
+        ("OUT_LEN", 1),
+        ("FINISHED_LEN", 1),
+        ("CURRENT", 1),
+        ("BUILDING", 1),  # 1 while a play is being built
+        ("BUILD_VALUE", 1),  # -1 while only a block is chosen
+        ("BUILD_BLOCK", 1),  # -1 if no block was chosen
+        ("BUILD_LEN", 1),
+        ("BUILD_CHIPS", 1),
+        ("GAME_OVER", 1),  # 1 once the ranks are set
+        ("TURN", 5),  # last turn: seat (-1: none), kind, returned, stood (-1: none), took
+        ("HAND_SIZES", MAX_SEATS),
+        ("HELD", MAX_SEATS),
+        ("DISPLAY_LEN", MAX_SEATS),
+        ("IS_FINISHED", MAX_SEATS),
+        ("FINISHED", MAX_SEATS),  # seats in finishing order
+        ("RANKS", MAX_SEATS),
+        ("RETURNED", MAX_SEATS),
+        ("COSTS_K", MAX_SEATS),  # the card count each seat's cached play costs are for (-1: stale)
+        ("HANDS", MAX_SEATS * NUM_TYPES),  # count per seat and card type
+        ("DISPLAY", MAX_SEATS * MAX_HAND),  # card types lying out per seat, in the order laid out
+        ("DISPLAY_CHIPS", MAX_SEATS * MAX_HAND),  # the chips on each of them
+        ("DISCARD", NUM_CARDS),  # in discarding order
+        ("DISCARD_COUNTS", NUM_TYPES),
+        ("OUT", NUM_CARDS),  # cards not dealt, sorted
+        ("BUILD_CARDS", MAX_HAND),  # types chosen, ascending
+        ("BUILD_REST", NUM_TYPES),  # the hand less the cards chosen
+    ]
+)
+SUPPLY = ROW["SUPPLY"]
+LAST = ROW["LAST"]
+PASSES = ROW["PASSES"]
+DISCARD_LEN = ROW["DISCARD_LEN"]
+OUT_LEN = ROW["OUT_LEN"]
+FINISHED_LEN = ROW["FINISHED_LEN"]
+CURRENT = ROW["CURRENT"]
+BUILDING = ROW["BUILDING"]
+BUILD_VALUE = ROW["BUILD_VALUE"]
+BUILD_BLOCK = ROW["BUILD_BLOCK"]
+BUILD_LEN = ROW["BUILD_LEN"]
+BUILD_CHIPS = ROW["BUILD_CHIPS"]
+GAME_OVER = ROW["GAME_OVER"]
+TURN = ROW["TURN"]
+HAND_SIZES = ROW["HAND_SIZES"]
+HELD = ROW["HELD"]
+DISPLAY_LEN = ROW["DISPLAY_LEN"]
+IS_FINISHED = ROW["IS_FINISHED"]
+FINISHED = ROW["FINISHED"]
+RANKS = ROW["RANKS"]
+RETURNED = ROW["RETURNED"]
+COSTS_K = ROW["COSTS_K"]
+HANDS = ROW["HANDS"]
+DISPLAY = ROW["DISPLAY"]
+DISPLAY_CHIPS = ROW["DISPLAY_CHIPS"]
+DISCARD = ROW["DISCARD"]
+DISCARD_COUNTS = ROW["DISCARD_COUNTS"]
+OUT = ROW["OUT"]
+BUILD_CARDS = ROW["BUILD_CARDS"]
+BUILD_REST = ROW["BUILD_REST"]
+
+
+class ChipItArrays(NamedTuple):
+    """The B games: one int32 row of the table each, and each seat's cached play costs."""
+
+    table: np.ndarray  # [B, ROW["WIDTH"]]
+    costs: np.ndarray  # [B, N, 128] play_costs of each seat's hand for COSTS_K cards
+
+    @classmethod
+    def zeros(cls, batch_size: int, num_players: int) -> ChipItArrays:
+        return cls(
+            table=np.zeros((batch_size, ROW["WIDTH"]), np.int32),
+            costs=np.zeros((batch_size, num_players, NUM_DIRECT), np.int16),
+        )
+
+
+# ------------------------------------------------------------ chip arithmetic
+@njit(cache=True)
+def _cost(t, value):
+    """cards.COST[t, value]: chips type ``t`` needs to show ``value`` (IMPOSSIBLE if it cannot)."""
+    v = FACE_ARR[t]
+    if t >= NUM_GREEN:
+        if value < v or value % v:
+            return IMPOSSIBLE
+        return value // v - 1
+    return value - v if value >= v else IMPOSSIBLE
+
+
+@njit(cache=True)
+def _purple_sum(hand, value, k, limit):
+    """Fewest chips for ``k`` purple cards of ``hand`` to show ``value`` (> ``limit`` if none fit).
+
+    Purple cards are the only ones that can show values above 129; the cheapest is the
+    largest face value dividing ``value``."""
+    bits = DIVIDES[value]
+    total = 0
+    need = k
+    for i in range(NUM_PURPLE - 1, -1, -1):
+        if bits >> i & 1:
+            c = hand[NUM_GREEN + i]
+            if c:
+                cost = value // (i + 2) - 1
+                take = c if c < need else need
+                total += take * cost
+                need -= take
+                if need == 0 or total > limit:
+                    break
+    if need:
+        return limit + 1
+    return total
+
+
+@njit(cache=True)
+def _play_costs(hand, k, out):
+    """``out[T - 2]``: fewest chips for ``k`` cards of ``hand`` to show T = 2..129, capped at NO_PLAY.
+
+    Exactly ``moves.cheapest_costs`` (the sum of the ``k`` cheapest cards at T): the green
+    cards at T cost T - v, cheapest from the highest face value not above T; the purple
+    ones T / v - 1 for each face value v dividing T, cheapest from the highest v."""
+    size = 0
+    for t in range(NUM_TYPES):
+        size += hand[t]
+    if size < k or k < 1:
+        out[:] = E.NO_PLAY
+        return
+    if k == 1:  # one sweep for the greens, then the multiples of each purple face value
+        top = -1  # the highest green face value <= T in the hand
+        for value in range(E.MIN_VALUE, MAX_GREEN_VALUE + 1):
+            if value < E.MIN_VALUE + NUM_GREEN and hand[value - E.MIN_VALUE]:
+                top = value
+            cost = value - top if top > 0 else E.NO_PLAY
+            out[value - E.MIN_VALUE] = cost if cost < E.NO_PLAY else E.NO_PLAY
+        for i in range(NUM_PURPLE):
+            if hand[NUM_GREEN + i]:
+                v = i + 2
+                for m in range(1, MAX_GREEN_VALUE // v + 1):
+                    if m - 1 < out[m * v - E.MIN_VALUE]:
+                        out[m * v - E.MIN_VALUE] = m - 1
+        return
+    greens = np.empty(MAX_HAND, np.int64)  # green face values, ascending
+    prefix = np.zeros(MAX_HAND + 1, np.int64)  # prefix[j]: sum of greens[:j]
+    m = 0
+    for t in range(NUM_GREEN):
+        for _ in range(hand[t]):
+            greens[m] = FACE_ARR[t]
+            prefix[m + 1] = prefix[m] + FACE_ARR[t]
+            m += 1
+    pmask = 0
+    for i in range(NUM_PURPLE):
+        if hand[NUM_GREEN + i]:
+            pmask |= 1 << i
+    j = 0  # greens[:j] are the green cards with face value <= T
+    for value in range(E.MIN_VALUE, MAX_GREEN_VALUE + 1):
+        while j < m and greens[j] <= value:
+            j += 1
+        if DIVIDES[value] & pmask == 0:  # greens only: the k highest faces not above T
+            total = k * value - (prefix[j] - prefix[j - k]) if j >= k else E.NO_PLAY
+            out[value - E.MIN_VALUE] = total if total < E.NO_PLAY else E.NO_PLAY
+            continue
+        total = 0
+        need = k
+        g = j - 1
+        d = 0  # DIVISORS[value, d]: the next purple face index dividing T, highest first
+        pleft = 0
+        pcost = IMPOSSIBLE
+        while need:
+            while pleft == 0:
+                i = DIVISORS[value, d]
+                if i < 0:
+                    pcost = IMPOSSIBLE
+                    break
+                d += 1
+                pleft = hand[NUM_GREEN + i]
+                pcost = value // (i + 2) - 1
+            gcost = value - greens[g] if g >= 0 else IMPOSSIBLE
+            if gcost <= pcost:
+                if gcost == IMPOSSIBLE:
+                    total = E.NO_PLAY
+                    break
+                total += gcost
+                g -= 1
+            else:
+                total += pcost
+                pleft -= 1
+            need -= 1
+            if total >= E.NO_PLAY:
+                break
+        out[value - E.MIN_VALUE] = total if total < E.NO_PLAY else E.NO_PLAY
+
+
+@njit(cache=True)
+def _seat_costs(st, cc, b, p, k):
+    """The cached ``play_costs`` of seat ``p``'s hand for ``k`` cards (computed when stale)."""
+    if st[b, COSTS_K + p] != k:
+        _play_costs(st[b, HANDS + p * NUM_TYPES : HANDS + (p + 1) * NUM_TYPES], k, cc[b, p])
+        st[b, COSTS_K + p] = k
+    return cc[b, p]
+
+
+@njit(cache=True)
+def _mark_blocks(hand, k, lo, supply, mask):
+    """The HIGH actions: blocks of ten values above 129 holding a value >= ``lo`` that ``k``
+    cards of ``hand`` can show within ``supply`` (only purple cards reach them)."""
+    low = lo if lo > E.HIGH_START else E.HIGH_START
+    count = 0
+    for i in range(NUM_PURPLE):
+        count += hand[NUM_GREEN + i]
+    if count < k:
+        return
+    for i in range(NUM_PURPLE - 1, -1, -1):
+        if hand[NUM_GREEN + i] == 0:
+            continue
+        v = i + 2
+        top = v * (supply + 1)  # the highest value this card reaches
+        if top > MAX_VALUE:
+            top = MAX_VALUE
+        value = (low + v - 1) // v * v
+        if k == 1 and v <= E.BLOCK and value <= top:
+            # every block of ten values between two multiples of v holds one: fill the range
+            last = top // v * v
+            for j in range((value - E.HIGH_START) // E.BLOCK, (last - E.HIGH_START) // E.BLOCK + 1):
+                mask[E.HIGH + j] = 1
+            continue
+        while value <= top:
+            j = (value - E.HIGH_START) // E.BLOCK
+            if mask[E.HIGH + j]:  # the block is in already: on to the next one
+                value = (E.HIGH_START + E.BLOCK * (j + 1) + v - 1) // v * v
+                continue
+            if k == 1 or _purple_sum(hand, value, k, supply) <= supply:
+                mask[E.HIGH + j] = 1
+                value = (E.HIGH_START + E.BLOCK * (j + 1) + v - 1) // v * v
+            else:
+                value += v
+
+
+@njit(cache=True)
+def _card_options(rest, value, need, budget, min_type, mask):
+    """``moves.card_options``: the types that may be added next and keep the play completable."""
+    if need <= 1:  # a lead, or the last card of an answer: any card that fits
+        for t in range(min_type, NUM_TYPES):
+            if rest[t] and _cost(t, value) <= budget:
+                mask[E.CARD + t] = 1
+        return
+    costs = np.full(NUM_TYPES, -1, np.int64)
+    for t in range(min_type, NUM_TYPES):
+        if rest[t]:
+            c = _cost(t, value)
+            if c <= budget:
+                costs[t] = c
+    cheapest = np.empty(MAX_HAND, np.int64)  # the need - 1 cheapest others, ascending
+    for t in range(min_type, NUM_TYPES):
+        if costs[t] < 0:
+            continue
+        found = 0
+        for u in range(t, NUM_TYPES):
+            c = costs[u]
+            if c < 0:
+                continue
+            copies = rest[u] - (1 if u == t else 0)
+            for _ in range(copies):
+                # insert c into the sorted prefix, keeping at most need - 1 entries
+                if found < need - 1:
+                    pos = found
+                    found += 1
+                elif c < cheapest[need - 2]:
+                    pos = need - 2
+                else:
+                    break
+                while pos > 0 and cheapest[pos - 1] > c:
+                    cheapest[pos] = cheapest[pos - 1]
+                    pos -= 1
+                cheapest[pos] = c
+        if found < need - 1:
+            continue
+        total = costs[t]
+        for q in range(need - 1):
+            total += cheapest[q]
+        if total <= budget:
+            mask[E.CARD + t] = 1
+
+
+# --------------------------------------------------------------------- ranking
+@njit(cache=True)
+def _cards_held(st, b, p):
+    chips = 0
+    for i in range(st[b, DISPLAY_LEN + p]):
+        chips += st[b, DISPLAY_CHIPS + p * MAX_HAND + i]
+    return st[b, HAND_SIZES + p] + st[b, HELD + p] + chips
+
+
+@njit(cache=True)
+def _rank_rest(st, b, n, truncated, out):
+    """``ranks_after_finishers``: finishers keep their places, the rest follow by cards held
+    (ties share a rank; when truncated, ties are broken by seat)."""
+    done = st[b, FINISHED_LEN]
+    keys = np.empty(n, np.int64)
+    for p in range(n):
+        keys[p] = _cards_held(st, b, p) * n + p if truncated else _cards_held(st, b, p)
+    for i in range(done):
+        out[st[b, FINISHED + i]] = i + 1
+    for p in range(n):
+        if st[b, IS_FINISHED + p]:
+            continue
+        rank = done + 1
+        for q in range(n):
+            if not st[b, IS_FINISHED + q] and keys[q] < keys[p]:
+                rank += 1
+        out[p] = rank
+
+
+@njit(cache=True)
+def _finish(st, b, r, p):
+    st[b, FINISHED + st[b, FINISHED_LEN]] = p
+    st[b, FINISHED_LEN] += 1
+    st[b, IS_FINISHED + p] = 1
+    if st[b, FINISHED_LEN] >= (r.num_players - 1 if r.play_to_end else 1):
+        _rank_rest(st, b, r.num_players, False, st[b, RANKS : RANKS + r.num_players])
+        st[b, GAME_OVER] = 1
+
+
+# --------------------------------------------------------------------- actions
+@njit(cache=True)
+def _advance(st, b, r):
+    """Move the turn on, ending the round and clearing displays on the way (engine._advance);
+    returns (stood, took) for the last-turn record."""
+    n = r.num_players
+    p = st[b, CURRENT]
+    stood = -1
+    took = 0
+    while True:
+        p = (p + 1) % n
+        if st[b, LAST] == p:
+            st[b, LAST] = -1
+            st[b, LAST + 1] = -1
+            st[b, LAST + 2] = -1
+            st[b, PASSES] = 0
+            stood = p
+        k = st[b, DISPLAY_LEN + p]
+        if k:
+            took = 0
+            for i in range(k):
+                card = st[b, DISPLAY + p * MAX_HAND + i]
+                st[b, DISCARD + st[b, DISCARD_LEN]] = card
+                st[b, DISCARD_LEN] += 1
+                st[b, DISCARD_COUNTS + card] += 1
+                took += st[b, DISPLAY_CHIPS + p * MAX_HAND + i]
+            st[b, HELD + p] += took
+            st[b, DISPLAY_LEN + p] = 0
+        if not st[b, IS_FINISHED + p]:
+            st[b, CURRENT] = p
+            return stood, took
+
+
+@njit(cache=True)
+def _set_turn(st, b, seat, kind, returned, stood, took):
+    st[b, TURN] = seat
+    st[b, TURN + 1] = kind
+    st[b, TURN + 2] = returned
+    st[b, TURN + 3] = stood
+    st[b, TURN + 4] = took
+
+
+@njit(cache=True)
+def _pass(st, b, r, p, returned):
+    st[b, HELD + p] -= returned
+    st[b, SUPPLY] += returned
+    st[b, RETURNED + p] += returned
+    st[b, PASSES] += 1
+    if st[b, HAND_SIZES + p] == 0 and st[b, HELD + p] == 0:
+        _finish(st, b, r, p)
+    if st[b, GAME_OVER]:
+        _set_turn(st, b, p, 0, returned, -1, 0)
+    else:
+        stood, took = _advance(st, b, r)
+        _set_turn(st, b, p, 0, returned, stood, took)
+
+
+@njit(cache=True)
+def _complete(st, b, r, p):
+    """Lay the built play out: cards from the hand, chips from the supply (engine._complete)."""
+    st[b, BUILDING] = 0
+    value = st[b, BUILD_VALUE]
+    count = st[b, BUILD_LEN]
+    for t in range(NUM_TYPES):
+        st[b, HANDS + p * NUM_TYPES + t] = st[b, BUILD_REST + t]
+    st[b, COSTS_K + p] = -1  # the hand changed
+    st[b, HAND_SIZES + p] -= count
+    st[b, SUPPLY] -= st[b, BUILD_CHIPS]
+    for i in range(count):
+        t = st[b, BUILD_CARDS + i]
+        st[b, DISPLAY + p * MAX_HAND + i] = t
+        st[b, DISPLAY_CHIPS + p * MAX_HAND + i] = _cost(t, value)
+    st[b, DISPLAY_LEN + p] = count
+    kind = 1 if st[b, LAST] < 0 else 2
+    st[b, LAST] = p
+    st[b, LAST + 1] = count
+    st[b, LAST + 2] = value
+    st[b, PASSES] = 0
+    if st[b, HAND_SIZES + p] == 0 and st[b, HELD + p] == 0 and st[b, BUILD_CHIPS] == 0:
+        _finish(st, b, r, p)
+    took = 0
+    if not st[b, GAME_OVER]:
+        took = _advance(st, b, r)[1]
+    _set_turn(st, b, p, kind, 0, -1, took)
+
+
+@njit(cache=True)
+def _start_build(st, b, p, value, block):
+    st[b, BUILDING] = 1
+    st[b, BUILD_VALUE] = value
+    st[b, BUILD_BLOCK] = block
+    st[b, BUILD_LEN] = 0
+    st[b, BUILD_CHIPS] = 0
+    for t in range(NUM_TYPES):
+        st[b, BUILD_REST + t] = st[b, HANDS + p * NUM_TYPES + t]
+
+
+@njit(cache=True)
+def _apply(st, b, r, action):
+    p = st[b, CURRENT]
+    if action < E.VALUE:
+        _pass(st, b, r, p, action - E.PASS)
+    elif action < E.HIGH:
+        _start_build(st, b, p, action - E.VALUE + E.MIN_VALUE, -1)
+    elif action < E.UNITS:
+        _start_build(st, b, p, -1, E.HIGH_START + E.BLOCK * (action - E.HIGH))
+    elif action < E.CARD:
+        st[b, BUILD_VALUE] = st[b, BUILD_BLOCK] + action - E.UNITS
+    elif action < E.DONE:
+        t = action - E.CARD
+        st[b, BUILD_REST + t] -= 1
+        st[b, BUILD_CARDS + st[b, BUILD_LEN]] = t
+        st[b, BUILD_LEN] += 1
+        st[b, BUILD_CHIPS] += _cost(t, st[b, BUILD_VALUE])
+        if st[b, LAST] >= 0 and st[b, BUILD_LEN] == st[b, LAST + 1]:
+            _complete(st, b, r, p)
+    else:
+        _complete(st, b, r, p)
+
+
+# ------------------------------------------------------------------------ deal
+@njit(cache=True)
+def _deal(st, b, r, gen):
+    """Table.empty, then engine._deal: one permutation of the 60 cards."""
+    n = r.num_players
+    size = DEAL_SIZES[n]
+    st[b, :] = 0
+    deck = gen.permutation(NUM_CARDS)
+    for p in range(n):
+        for i in range(p * size, (p + 1) * size):
+            st[b, HANDS + p * NUM_TYPES + deck[i] // COPIES] += 1
+        st[b, HAND_SIZES + p] = size
+        st[b, HELD + p] = START_CHIPS
+        st[b, COSTS_K + p] = -1
+    left = np.zeros(NUM_TYPES, np.int64)
+    for i in range(n * size, NUM_CARDS):
+        left[deck[i] // COPIES] += 1
+    k = 0
+    for t in range(NUM_TYPES):
+        for _ in range(left[t]):
+            st[b, OUT + k] = t
+            k += 1
+    st[b, OUT_LEN] = k
+    st[b, SUPPLY] = TOTAL_CHIPS - START_CHIPS * n
+    st[b, LAST] = -1
+    st[b, LAST + 1] = -1
+    st[b, LAST + 2] = -1
+    st[b, BUILD_VALUE] = -1
+    st[b, BUILD_BLOCK] = -1
+    st[b, TURN] = -1
+
+
+# ----------------------------------------------------------------- mask, view
+@njit(cache=True)
+def _phase(st, b):
+    if st[b, GAME_OVER]:
+        return OVER
+    if not st[b, BUILDING]:
+        return LEAD if st[b, LAST] < 0 else ANSWER
+    return UNITS_PHASE if st[b, BUILD_VALUE] < 0 else CARDS_PHASE
+
+
+@njit(cache=True)
+def _write_mask(st, cc, b, r, mask):
+    """engine._legal_mask (all zeros once over)."""
+    mask[:] = 0
+    if st[b, GAME_OVER]:
+        return
+    p = st[b, CURRENT]
+    supply = st[b, SUPPLY]
+    leading = st[b, LAST] < 0
+    k = 1 if leading else st[b, LAST + 1]
+    lo = E.MIN_VALUE if leading else st[b, LAST + 2] + 1
+    size = st[b, HAND_SIZES + p]
+    hand = st[b, HANDS + p * NUM_TYPES : HANDS + (p + 1) * NUM_TYPES]
+    if not st[b, BUILDING]:
+        if not leading or size == 0:
+            held = st[b, HELD + p]
+            most = held if held < E.MAX_RETURN else E.MAX_RETURN
+            for a in range(E.PASS, E.PASS + most + 1):
+                mask[a] = 1
+        if size >= k and size > 0:
+            costs = _seat_costs(st, cc, b, p, k)
+            for value in range(lo, MAX_GREEN_VALUE + 1):
+                mask[E.VALUE + value - E.MIN_VALUE] = costs[value - E.MIN_VALUE] <= supply
+            _mark_blocks(hand, k, lo, supply, mask)
+    elif st[b, BUILD_VALUE] < 0:
+        low = st[b, BUILD_BLOCK]
+        start = lo if lo > low else low
+        for value in range(start, low + E.BLOCK):
+            if _purple_sum(hand, value, k, supply) <= supply:
+                mask[E.UNITS + value - low] = 1
+    else:
+        count = st[b, BUILD_LEN]
+        need = 0 if leading else k - count
+        min_type = st[b, BUILD_CARDS + count - 1] if count else 0
+        _card_options(
+            st[b, BUILD_REST : BUILD_REST + NUM_TYPES],
+            st[b, BUILD_VALUE],
+            need,
+            supply - st[b, BUILD_CHIPS],
+            min_type,
+            mask,
+        )
+        if leading and count:
+            mask[E.DONE] = 1
+
+
+@njit(cache=True)
+def _write_observation(st, cc, b, r, player, starts, obs):
+    """engine.observe(player): per-player fields in relative seat order, own first."""
+    n = r.num_players
+    obs[:] = 0.0
+    obs[starts[F_PHASE] + _phase(st, b)] = 1.0
+    hand = HANDS + player * NUM_TYPES
+    at_hand, at_discard, at_free = starts[F_HAND], starts[F_DISCARD], starts[F_FREE_CARDS] - E.MIN_VALUE
+    for t in range(NUM_TYPES):
+        count = st[b, hand + t]
+        obs[at_hand + t] = count
+        obs[at_discard + t] = st[b, DISCARD_COUNTS + t]
+        obs[at_free + FACE_ARR[t]] += count  # a card shows its face value without chips
+    obs[starts[F_CHIPS]] = st[b, HELD + player]
+    for i in range(n):
+        q = (player + i) % n
+        obs[starts[F_SIZES] + i] = st[b, HAND_SIZES + q]
+        obs[starts[F_HOLDINGS] + i] = st[b, HELD + q]
+        chips = 0
+        at = starts[F_DISPLAY] + i * NUM_TYPES
+        for j in range(st[b, DISPLAY_LEN + q]):
+            obs[at + st[b, DISPLAY + q * MAX_HAND + j]] += 1.0
+            chips += st[b, DISPLAY_CHIPS + q * MAX_HAND + j]
+        obs[starts[F_DISPLAY_CHIPS] + i] = chips
+        obs[starts[F_FINISHED] + i] = st[b, IS_FINISHED + q]
+    leading = st[b, LAST] < 0
+    if not leading:
+        obs[starts[F_BEAT_COUNT]] = st[b, LAST + 1]
+        obs[starts[F_BEAT_VALUE]] = st[b, LAST + 2]
+        obs[starts[F_BEAT_SEAT] + (st[b, LAST] - player) % n] = 1.0
+    obs[starts[F_SUPPLY]] = st[b, SUPPLY]
+    passes = st[b, PASSES]
+    obs[starts[F_PASSES]] = passes if passes < n else n
+    if st[b, BUILDING]:
+        if st[b, BUILD_VALUE] >= 0:
+            obs[starts[F_BUILD_VALUE]] = st[b, BUILD_VALUE]
+        if st[b, BUILD_BLOCK] >= 0:
+            obs[starts[F_BUILD_BLOCK]] = st[b, BUILD_BLOCK]
+        for i in range(st[b, BUILD_LEN]):
+            obs[starts[F_BUILD_CARDS] + st[b, BUILD_CARDS + i]] += 1.0
+        obs[starts[F_BUILD_CHIPS]] = st[b, BUILD_CHIPS]
+        if not leading:
+            obs[starts[F_BUILD_NEEDED]] = st[b, LAST + 1] - st[b, BUILD_LEN]
+    costs = _seat_costs(st, cc, b, player, 1 if leading else st[b, LAST + 1])
+    at = starts[F_PLAY_COSTS]
+    for i in range(NUM_DIRECT):
+        obs[at + i] = costs[i]
+
+
+# ------------------------------------------------------------------ batch calls
+@njit(cache=True, parallel=True)
+def step_rows(st, r, rows, actions, over):
+    """Apply ``actions[i]`` in game ``rows[i]``; ``over[i]``: that game has ended."""
+    for i in prange(rows.size):
+        b = rows[i]
+        _apply(st, b, r, actions[i])
+        over[i] = st[b, GAME_OVER] != 0
+
+
+@njit(cache=True)
+def deal_rows(st, r, rows, gens):
+    for i in range(rows.size):
+        _deal(st, rows[i], r, gens[rows[i]])
+
+
+@njit(cache=True, parallel=True)
+def write_rows(st, cc, r, rows, starts, observations, masks, current):
+    """The decider, its mask and its observation, for each game in ``rows``."""
+    for i in prange(rows.size):
+        b = rows[i]
+        player = st[b, CURRENT]
+        current[b] = player
+        _write_mask(st, cc, b, r, masks[b])
+        _write_observation(st, cc, b, r, player, starts, observations[b])
+
+
+@njit(cache=True)
+def ranks_rows(st, r, rows, truncated, out):
+    """Final ranks, or ``truncation_ranks`` for games stopped by the step cap."""
+    n = r.num_players
+    for i in range(rows.size):
+        b = rows[i]
+        if truncated[i]:
+            _rank_rest(st, b, n, True, out[i])
+        else:
+            for p in range(n):
+                out[i, p] = st[b, RANKS + p]
+
+
+@njit(cache=True)
+def observe_rows(st, cc, r, rows, players, starts, out):
+    """Observation of ``players[i]`` in game ``rows[i]`` (any seat, not only the decider)."""
+    for i in range(rows.size):
+        _write_observation(st, cc, rows[i], r, players[i], starts, out[i])
+
+
+@njit(cache=True)
+def held_rows(st, r, rows, out):
+    """``cards_held`` of every seat (hand cards plus chip points held and lying out)."""
+    for i in range(rows.size):
+        for p in range(r.num_players):
+            out[i, p] = _cards_held(st, rows[i], p)
+
+
+# ------------------------------------------------------------------- the class
+class ChipItKernels:
+    """The batched Chip It rules for :class:`card_envs.batched.game.BatchedGame`."""
+
+    def __init__(self, game: ChipItGame, batch_size: int) -> None:
+        self.game = game
+        self.rules = Rules(num_players=game.num_players, play_to_end=bool(game.play_to_end))
+        self.state = ChipItArrays.zeros(batch_size, game.num_players)
+        layout = game.observation_layout
+        self.starts = np.array([layout.slices[name].start for name in FIELDS], dtype=np.int64)
+
+    def deal(self, rows: np.ndarray, gens: Any) -> None:
+        deal_rows(self.state.table, self.rules, rows, gens)
+
+    def step(self, rows: np.ndarray, actions: np.ndarray, gens: Any, over: np.ndarray) -> None:
+        step_rows(self.state.table, self.rules, rows, actions, over)
+
+    def write(
+        self, rows: np.ndarray, observations: np.ndarray, masks: np.ndarray, current: np.ndarray
+    ) -> None:
+        st, cc = self.state
+        write_rows(st, cc, self.rules, rows, self.starts, observations, masks, current)
+
+    def observe(self, rows: np.ndarray, players: np.ndarray, out: np.ndarray) -> None:
+        st, cc = self.state
+        observe_rows(st, cc, self.rules, rows, players, self.starts, out)
+
+    def ranks(self, rows: np.ndarray, truncated: np.ndarray, out: np.ndarray) -> None:
+        ranks_rows(self.state.table, self.rules, rows, truncated, out)
+
+    def held(self, rows: np.ndarray, out: np.ndarray) -> None:
+        held_rows(self.state.table, self.rules, rows, out)
+
+    def engine(self, index: int) -> ChipItGame:
+        """A reference engine holding game ``index`` (its ``state_dict()`` is the reference one)."""
+        n = self.rules.num_players
+        row = self.state.table[index].astype(int).tolist()
+
+        def cut(at: int, size: int) -> list[int]:
+            return row[at : at + size]
+
+        def optional(value: int) -> int | None:
+            return None if value < 0 else value
+
+        build = None
+        if row[BUILDING]:
+            cards = cut(BUILD_CARDS, row[BUILD_LEN])
+            build = Build(
+                optional(row[BUILD_VALUE]),
+                optional(row[BUILD_BLOCK]),
+                cards,
+                row[BUILD_CHIPS],
+                cut(BUILD_REST, NUM_TYPES),
+            )
+        seat, count, value = cut(LAST, 3)
+        turn = None
+        if row[TURN] >= 0:
+            seat_, kind, returned, stood, took = cut(TURN, 5)
+            turn = Turn(seat_, TURN_KINDS[kind], returned, optional(stood), took)
+        display = []
+        for p in range(n):
+            at, size = p * MAX_HAND, row[DISPLAY_LEN + p]
+            display.append([Shown(row[DISPLAY + at + i], row[DISPLAY_CHIPS + at + i]) for i in range(size)])
+        table = Table(
+            hands=[cut(HANDS + p * NUM_TYPES, NUM_TYPES) for p in range(n)],
+            hand_sizes=cut(HAND_SIZES, n),
+            held=cut(HELD, n),
+            supply=row[SUPPLY],
+            display=display,
+            last=None if seat < 0 else LastPlay(seat, count, value),
+            passes=row[PASSES],
+            discard=cut(DISCARD, row[DISCARD_LEN]),
+            discard_counts=cut(DISCARD_COUNTS, NUM_TYPES),
+            out=cut(OUT, row[OUT_LEN]),
+            finished=cut(FINISHED, row[FINISHED_LEN]),
+            is_finished=[bool(f) for f in cut(IS_FINISHED, n)],
+            current=row[CURRENT],
+            build=build,
+            ranks=cut(RANKS, n) if row[GAME_OVER] else None,
+            returned=cut(RETURNED, n),
+            turn=turn,
+        )
+        game: ChipItGame = ChipItGame.from_rules(n, **self.game.rules)  # type: ignore[assignment]
+        game.table = table
+        game._mask = None
+        game._started = True
+        game._dealt_holding = float(max(1, DEAL_SIZE[n] + START_CHIPS))  # as reset() sets it
+        return game

@@ -1,0 +1,4 @@
+"""Training: MaskablePPO runs (settings, run directories), their callbacks, imitation of a teacher.
+
+:func:`card_envs.training.run.train` is what ``train.py`` calls.
+"""

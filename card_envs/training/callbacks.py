@@ -1,0 +1,159 @@
+"""What a training run does besides learning: progress, evaluations, self-play snapshots."""
+
+from __future__ import annotations
+
+import csv
+import time
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from stable_baselines3.common.callbacks import BaseCallback
+
+from card_envs.agents.model import ModelPolicy
+from card_envs.evaluation.tournament import tournament
+
+if TYPE_CHECKING:
+    from card_envs.training.run import TrainSettings
+
+
+class ProgressLines(BaseCallback):
+    """Recent games on the true rank reward: logged for TensorBoard, and printed as lines
+    (every twentieth of the run) when there is no progress bar, e.g. in CI or a log file."""
+
+    def __init__(self, total: int, quiet: bool = False, window: int = 200) -> None:
+        super().__init__()
+        self.total, self.quiet = total, quiet
+        self.every = max(1, total // 20)
+        self.rewards: deque[float] = deque(maxlen=window)
+        self.wins: deque[bool] = deque(maxlen=window)
+        self.next_line = self.every
+
+    def _on_training_start(self) -> None:
+        self.start = time.perf_counter()
+
+    def _on_step(self) -> bool:
+        for done, info in zip(self.locals["dones"], self.locals["infos"], strict=True):
+            if done and "rank_reward" in info:
+                self.rewards.append(info["rank_reward"])
+                self.wins.append(info.get("rank") == 1)
+        if self.rewards:
+            self.logger.record("rollout/rank_reward", float(np.mean(self.rewards)))
+            self.logger.record("rollout/win_rate", float(np.mean(self.wins)))
+        if not self.quiet and self.num_timesteps >= self.next_line:
+            self.next_line += self.every
+            print(self.line(), flush=True)
+        return True
+
+    def line(self) -> str:
+        rate = self.num_timesteps / max(time.perf_counter() - self.start, 1e-9)
+        text = f"step {self.num_timesteps:,}/{self.total:,}  {rate:,.0f} steps/s"
+        if self.rewards:
+            text += (
+                f"  last {len(self.rewards)} games: rank reward {np.mean(self.rewards):+.3f},"
+                f" won {np.mean(self.wins):.0%}"
+            )
+        return text
+
+
+class TimeLimit(BaseCallback):
+    """Ends training at a wall-clock deadline (``time.perf_counter()`` seconds): a run
+    budgeted in minutes rather than steps, as the learning benchmark is."""
+
+    def __init__(self, deadline: float) -> None:
+        super().__init__()
+        self.deadline = deadline
+
+    def _on_step(self) -> bool:
+        return time.perf_counter() < self.deadline
+
+
+class EvaluationLog(BaseCallback):
+    """Every ``eval_every`` steps (and at the end): the model, playing its most probable
+    legal action, in a rotating seat against the rule-based players at their default knobs,
+    one row of ``evaluations.csv`` each. A run that starts from a trained network (imitated or
+    continued) gets a row at step 0 too: where PPO started from."""
+
+    COLUMNS = (
+        "steps",
+        "games",
+        "win_rate",
+        "win_low",
+        "win_high",
+        "mean_reward",
+        "reward_low",
+        "reward_high",
+    )
+
+    def __init__(self, settings: TrainSettings, path: Path) -> None:
+        super().__init__()
+        self.settings, self.path = settings, path
+        self.next_eval = settings.eval_every
+        self.count = 0
+        self.last_step = -1
+
+    def _on_training_start(self) -> None:
+        with self.path.open("w", newline="") as file:
+            csv.writer(file).writerow(self.COLUMNS)
+        if self.settings.starts_trained():
+            self.evaluate()
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self.next_eval:
+            self.next_eval += self.settings.eval_every
+            self.evaluate()
+        return True
+
+    def _on_training_end(self) -> None:
+        """A last row, unless the last evaluation was less than half an interval ago."""
+        if self.count == 0 or self.num_timesteps - self.last_step >= self.settings.eval_every // 2:
+            self.evaluate()
+
+    def evaluate(self) -> None:
+        s = self.settings
+        lineup: list[Any] = [ModelPolicy(self.model, deterministic=True), *["rule"] * (s.num_players - 1)]
+        result = tournament(
+            s.game, lineup, s.eval_games, s.rules, seed=s.seed + 10_000 + self.count, workers=1
+        )
+        self.count += 1
+        self.last_step = self.num_timesteps
+        agent = result.agents[0]
+        row = (self.num_timesteps, agent.games, *_triple(agent.win_rate), *_triple(agent.mean_reward))
+        with self.path.open("a", newline="") as file:
+            csv.writer(file).writerow(row)
+        self.logger.record("eval/mean_reward", agent.mean_reward.value)
+        self.logger.record("eval/win_rate", agent.win_rate.value)
+        print(
+            f"evaluation at step {self.num_timesteps:,} vs {s.num_players - 1} rule-based players,"
+            f" {agent.games} games: win rate {agent.win_rate:.1%}, mean reward {agent.mean_reward:+.3f}",
+            flush=True,
+        )
+
+
+def _triple(estimate: Any) -> tuple[float, float, float]:
+    return (round(estimate.value, 4), round(estimate.low, 4), round(estimate.high, 4))
+
+
+class SelfPlaySnapshots(BaseCallback):
+    """Sends a copy of the learner's network to the env workers' self-play pools at the start
+    and every ``every`` steps (no model is reloaded from disk)."""
+
+    def __init__(self, every: int, copy_network: Callable[[Any], Any]) -> None:
+        super().__init__()
+        self.every, self.copy_network = every, copy_network
+        self.next_snapshot = every
+
+    def _on_training_start(self) -> None:
+        self.send()
+
+    def _on_step(self) -> bool:
+        if self.num_timesteps >= self.next_snapshot:
+            self.next_snapshot += self.every
+            self.send()
+        return True
+
+    def send(self) -> None:
+        snapshot = self.copy_network(self.model.policy)
+        self.training_env.env_method("call_opponents", "add_snapshot", snapshot)

@@ -1,0 +1,186 @@
+"""A warm start for training: the network first imitates a scripted teacher, then PPO improves on it.
+
+PPO from a random network spends most of a run finding moves any rule-based
+player knows (in Tock: knock when a rule is broken, never knock otherwise).
+Here a teacher (a policy spec, e.g. a rule-based player) plays the learner's
+seat against the training opponents; the network's policy is fitted to the
+teacher's actions (cross-entropy over the legal actions) and its value head to
+the discounted returns the teacher got, so PPO starts from the teacher's level
+with a value function that fits it. What the agent is judged on stays the rank
+reward against the default opponents; the teacher's own score is reported
+beside it (docs/learning.md), so what PPO added is visible.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from card_envs.agents.envs import make_env
+from card_envs.agents.specs import make_policy
+
+
+@dataclass
+class Demonstrations:
+    """The teacher's decisions: what it saw, what it could do, what it did, and what followed."""
+
+    observations: np.ndarray  # float32 [n, obs]
+    masks: np.ndarray  # bool [n, actions]
+    actions: np.ndarray  # int64 [n]
+    returns: np.ndarray  # float32 [n], discounted from each decision to the end of its game
+    rank_rewards: np.ndarray  # float32 [games], the teacher's true rank reward per game
+
+    @classmethod
+    def concatenate(cls, parts: list[Demonstrations]) -> Demonstrations:
+        return cls(*(np.concatenate([getattr(p, f) for p in parts]) for f in cls.__dataclass_fields__))
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+
+def play_teacher(
+    env_kwargs: dict[str, Any], teacher: str, steps: int, gamma: float, seed: int
+) -> Demonstrations:
+    """Whole games of ``teacher`` in the learner's seat until at least ``steps`` decisions."""
+    env = make_env(**env_kwargs)
+    policy = make_policy(teacher, env.game.name, env.game.num_players)
+    rng = np.random.default_rng([seed, 1])
+    observations: list[np.ndarray] = []
+    masks: list[np.ndarray] = []
+    actions: list[int] = []
+    returns: list[float] = []
+    rank_rewards: list[float] = []
+    observation, _ = env.reset(seed=seed)
+    while len(actions) < steps:
+        policy.new_game(rng)
+        rewards: list[float] = []
+        done = False
+        while not done:
+            mask = env.action_masks()
+            action = policy.act(observation, mask.astype(np.int8), rng)
+            observations.append(observation)
+            masks.append(mask)
+            actions.append(action)
+            observation, reward, terminated, truncated, info = env.step(action)
+            rewards.append(float(reward))
+            done = terminated or truncated
+        rank_rewards.append(info["rank_reward"])
+        returns.extend(discounted(rewards, gamma))
+        observation, _ = env.reset()
+    return Demonstrations(
+        np.asarray(observations, np.float32),
+        np.asarray(masks, bool),
+        np.asarray(actions, np.int64),
+        np.asarray(returns, np.float32),
+        np.asarray(rank_rewards, np.float32),
+    )
+
+
+def discounted(rewards: list[float], gamma: float) -> list[float]:
+    """The discounted return from each step to the end."""
+    out, total = [0.0] * len(rewards), 0.0
+    for i in range(len(rewards) - 1, -1, -1):
+        total = rewards[i] + gamma * total
+        out[i] = total
+    return out
+
+
+def collect(
+    env_kwargs: dict[str, Any], teacher: str, steps: int, gamma: float, seed: int, workers: int = 1
+) -> Demonstrations:
+    """The teacher's games, spread over ``workers`` processes (each seeded ``seed + i``)."""
+    share = -(-steps // workers)
+    if workers == 1:
+        return play_teacher(env_kwargs, teacher, share, gamma, seed)
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        jobs = [
+            pool.submit(play_teacher, env_kwargs, teacher, share, gamma, seed + i) for i in range(workers)
+        ]
+        return Demonstrations.concatenate([job.result() for job in jobs])
+
+
+@dataclass(frozen=True)
+class ImitationResult:
+    """How the imitation went (saved as imitation.json in the run directory)."""
+
+    decisions: int
+    teacher_games: int
+    teacher_rank_reward: float
+    #: on held-out decisions with at least two legal actions: the network's most probable action
+    #: is the teacher's (forced moves left out, they are right by construction)
+    accuracy: float
+    policy_loss: float
+    value_loss: float
+
+
+def _uniform_cross_entropy(policy: Any, obs: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """The policy's mean cross-entropy to the uniform distribution over each decision's legal actions."""
+    log_probs = policy.get_distribution(obs, action_masks=mask.numpy()).distribution.logits
+    legal = mask.float()
+    return -((log_probs * legal).sum(1) / legal.sum(1)).mean()
+
+
+def imitate(
+    policy: Any,
+    demos: Demonstrations,
+    epochs: int = 8,
+    batch_size: int = 512,
+    learning_rate: float = 1e-3,
+    value_weight: float = 0.5,
+    seed: int = 0,
+    smoothing: float = 0.0,
+) -> ImitationResult:
+    """Fit an SB3 ``MaskableActorCriticPolicy`` to the teacher's actions and returns (in place);
+    5% of the decisions are held out to measure how often it picks the teacher's action.
+
+    ``smoothing``: the target gives the teacher's action ``1 - smoothing`` and spreads the rest
+    evenly over the legal actions. A plain fit makes the policy certain (in Tock, more than 0.99
+    on one action at every decision), and PPO cannot then move it: its gradient scales with the
+    probability left to the other actions (docs/learning.md)."""
+    if not 0.0 <= smoothing < 1.0:
+        raise ValueError(f"smoothing must be in [0, 1), got {smoothing}")
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(len(demos))
+    split = max(1, len(order) // 20)
+    train = order[split:]
+    held = order[:split][demos.masks[order[:split]].sum(axis=1) >= 2]
+    tensors = [torch.as_tensor(a) for a in (demos.observations, demos.masks, demos.actions, demos.returns)]
+    optimizer = torch.optim.Adam(policy.parameters(), lr=learning_rate)
+    policy.set_training_mode(True)
+    policy_loss = value_loss = 0.0
+    for _ in range(epochs):
+        rng.shuffle(train)
+        for start in range(0, len(train), batch_size):
+            index = torch.as_tensor(train[start : start + batch_size])
+            obs, mask, action, target = (t[index] for t in tensors)
+            values, log_prob, _ = policy.evaluate_actions(obs, action, action_masks=mask)
+            p_loss = -log_prob.mean()
+            if smoothing:
+                p_loss = (1 - smoothing) * p_loss + smoothing * _uniform_cross_entropy(policy, obs, mask)
+            v_loss = F.mse_loss(values.flatten(), target)
+            optimizer.zero_grad()
+            (p_loss + value_weight * v_loss).backward()
+            optimizer.step()
+            policy_loss, value_loss = p_loss.item(), v_loss.item()
+    policy.set_training_mode(False)
+    accuracy = 1.0  # no held-out decision with a choice: nothing to get wrong
+    if held.size:
+        with torch.no_grad():
+            obs, mask, action, _ = (t[torch.as_tensor(held)] for t in tensors)
+            dist = policy.get_distribution(obs, action_masks=mask.numpy())
+            accuracy = float((dist.distribution.probs.argmax(1) == action).float().mean())
+    return ImitationResult(
+        decisions=len(demos),
+        teacher_games=len(demos.rank_rewards),
+        teacher_rank_reward=float(demos.rank_rewards.mean()),
+        accuracy=accuracy,
+        policy_loss=policy_loss,
+        value_loss=value_loss,
+    )

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import importlib
 import json
 import sys
 import tempfile
@@ -63,7 +64,7 @@ def _without_version(line: str) -> str:
 
 def aec_digest(spec: GameSpec, players: int, rules: dict[str, Any], games: int) -> str:
     digest = hashlib.sha256()
-    module = getattr(card_envs, spec.aec_name)
+    module = importlib.import_module(f"card_envs.{spec.aec_name}")
     with tempfile.TemporaryDirectory() as records:
         env = module.env(num_players=players, render_mode="ansi", record_dir=records, **rules)
         policies = [

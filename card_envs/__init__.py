@@ -23,6 +23,7 @@ engine (docs/architecture.md). ``card_envs/<game>_v0.py`` are plain modules.
 from __future__ import annotations
 
 import sys
+from importlib import import_module
 from types import ModuleType
 from typing import Any
 
@@ -53,7 +54,8 @@ on_register(_register_gym_id)
 
 
 def __getattr__(name: str) -> Any:
-    """``card_envs.CardGameEnv`` and ``card_envs.replay``, imported on first use (they need gymnasium)."""
+    """``card_envs.CardGameEnv``, ``card_envs.replay`` and ``card_envs.uno_v0`` etc., imported on
+first use (they need gymnasium and pettingzoo)."""
     if name == "CardGameEnv":
         from card_envs.envs.single import CardGameEnv
 
@@ -62,6 +64,8 @@ def __getattr__(name: str) -> Any:
         from card_envs.records import replay
 
         return replay
+    if any(spec.aec_name == name for spec in game_specs().values()):
+        return import_module(f"{__name__}.{name}")  # card_envs.uno_v0 without importing it first
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -164,6 +164,7 @@ def test_gym_ids_are_registered_whatever_the_import_order():
         "assert 'card_envs/Uno-v0' in gymnasium.registry\n"
         "from card_envs import tock_v0\n"
         "import card_envs.chipit_v0 as chipit\n"
+        "assert card_envs.uno_v0.raw_env.metadata['name'] == 'uno_v0'  # an attribute, not imported first\n"
         "print(tock_v0.env.__name__, chipit.raw_env.metadata['name'])\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)

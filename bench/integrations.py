@@ -58,10 +58,18 @@ def run_sb3(game: str, seconds: float, games: int, seed: int) -> dict[str, Any]:
 
     from card_envs.agents.envs import make_env
     from card_envs.agents.model import ModelPolicy
-    from card_envs.training.run import TrainSettings, train
+    from card_envs.training.run import train
+    from card_envs.training.settings import TrainSettings
 
-    settings = TrainSettings(game=game, num_players=PLAYERS, timesteps=10**9, envs=4, teacher="", seed=seed)
-    settings.max_minutes = seconds / 60
+    settings = TrainSettings.from_options(
+        game=game,
+        num_players=PLAYERS,
+        timesteps=10**9,
+        envs=4,
+        teacher="",
+        seed=seed,
+        max_minutes=seconds / 60,
+    )
     before = MaskablePPO("MlpPolicy", make_env(game, PLAYERS), seed=seed, device="cpu")  # untrained
     untrained = judged(ModelPolicy(before, deterministic=True), game, games, seed)
     start = time.perf_counter()

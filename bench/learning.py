@@ -30,7 +30,7 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import replace
+from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +40,8 @@ from card_envs.batched.game import batched_games
 from card_envs.core.registry import game_specs
 from card_envs.evaluation.report import plot_learning_curve, plot_win_rates
 from card_envs.evaluation.tournament import TournamentResult, tournament
-from card_envs.training.run import TrainSettings, train
+from card_envs.training.run import train
+from card_envs.training.settings import TrainSettings
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS = 4  # the default table; --players picks another
@@ -93,7 +94,7 @@ def train_run(settings: TrainSettings, out: Path, reuse: str = "never") -> dict[
         "steps": model.num_timesteps,
         "seconds": seconds,
         "steps_per_s": model.num_timesteps / seconds,
-        "teacher": settings.imitated(),
+        "teacher": settings.teacher(),
         "imitation": json.loads(imitation.read_text()) if imitation.exists() else None,
         "command": command,
     }
@@ -117,16 +118,18 @@ PPO_FLAGS = {"n_steps": "--n-steps", "batch_size": "--batch-size", "learning_rat
 
 def command_line(settings: TrainSettings) -> str:
     """The train.py command that repeats a run (the bench's own settings spelled out)."""
+    run, teacher = settings.run, settings.imitation.teacher
+    ppo = {k: v for k, v in asdict(settings.ppo).items() if v is not None}
     return (
         f"python train.py --game {settings.game} --players {settings.num_players}"
-        f" --opponents {','.join(settings.opponents)} --timesteps {settings.timesteps}"
-        + (f" --max-minutes {settings.max_minutes:g}" if settings.max_minutes else "")
-        + (f" --teacher {settings.teacher or 'none'}" if settings.teacher is not None else "")
-        + f" --seed {settings.seed}"
-        + (f" --vectorized --envs {settings.envs}" if settings.vectorized else "")
-        + "".join(f" {PPO_FLAGS[k]} {v:g}" for k, v in settings.ppo.items())
-        + f" --eval-every {settings.eval_every} --eval-games {settings.eval_games}"
-        + (f" --init-from {Path(settings.init_from).relative_to(ROOT)}" if settings.init_from else "")
+        f" --opponents {','.join(settings.opponents)} --timesteps {run.timesteps}"
+        + (f" --max-minutes {run.max_minutes:g}" if run.max_minutes else "")
+        + (f" --teacher {teacher or 'none'}" if teacher is not None else "")
+        + f" --seed {run.seed}"
+        + (f" --vectorized --envs {run.envs}" if run.vectorized else "")
+        + "".join(f" {PPO_FLAGS[k]} {v:g}" for k, v in ppo.items())
+        + f" --eval-every {run.eval_every} --eval-games {run.eval_games}"
+        + (f" --init-from {Path(run.init_from).relative_to(ROOT)}" if run.init_from else "")
     )
 
 
@@ -141,7 +144,7 @@ def bench_game(game: str, args: argparse.Namespace, runs: Path, out_dir: Path) -
     between them judges what self-play adds.
     """
     players, name = args.players, table_name(game, args.players)
-    first = TrainSettings(
+    first = TrainSettings.from_options(
         game=game,
         num_players=players,
         timesteps=args.steps,
@@ -164,23 +167,28 @@ def bench_game(game: str, args: argparse.Namespace, runs: Path, out_dir: Path) -
     out["train_start"] = train_run(first, start_dir, args.reuse)
     go_on = replace(
         first,
-        timesteps=args.go_on_steps or out["train_start"]["steps"],
-        max_minutes=None,
-        init_from=str(start_dir),
-        teacher=None,
+        run=replace(
+            first.run,
+            timesteps=args.go_on_steps or out["train_start"]["steps"],
+            max_minutes=None,
+            init_from=str(start_dir),
+        ),
+        imitation=replace(first.imitation, teacher=None),
     )
     self_seats = players - 1 if args.self_seats is None else min(args.self_seats, players - 1)
     selfplay = ["self"] * self_seats + ["rule"] * (players - 1 - self_seats)
     for run, opponents in (("rule", ["rule"]), ("self", selfplay)):
-        print(f"== {name}: {run}, {go_on.timesteps:,} more steps against {','.join(opponents)}", flush=True)
-        settings = replace(go_on, opponents=opponents)
+        print(
+            f"== {name}: {run}, {go_on.run.timesteps:,} more steps against {','.join(opponents)}", flush=True
+        )
+        settings = replace(go_on, opponents=tuple(opponents))
         out[f"train_{run}"] = train_run(settings, runs / f"{name}-{run}", args.reuse)
     agent = f"greedy:{runs / f'{name}-rule'}"
     results: dict[str, TournamentResult] = {}
     for opponents, entries in lineups(game, agent, players).items():
         seated = [("agent", agent, args.eval_games), ("baseline", "rule", args.baseline_games)]
-        if opponents == "rule" and first.imitated() not in ("", "rule"):  # "rule" is the baseline already
-            seated.append(("teacher", first.imitated(), args.baseline_games))
+        if opponents == "rule" and first.teacher() not in ("", "rule"):  # "rule" is the baseline already
+            seated.append(("teacher", first.teacher(), args.baseline_games))
         for who, entry, games in seated:
             print(f"== {name}: {who} vs {opponents} ({games} games)", flush=True)
             lineup = [entry, *entries[1:]]

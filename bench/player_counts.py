@@ -39,7 +39,7 @@ from learning import (
 
 from card_envs.core.registry import game_class, game_specs
 from card_envs.evaluation.tournament import tournament
-from card_envs.training.run import TrainSettings
+from card_envs.training.settings import TrainSettings
 
 STEPS = 200_000  # PPO steps per table unless --steps says otherwise
 
@@ -60,7 +60,7 @@ def result_name(game: str, players: int, steps: int) -> str:
 def bench_table(game: str, players: int, name: str, args: argparse.Namespace, runs: Path) -> dict[str, Any]:
     """Train one agent for ``players`` seats with the game's defaults into ``runs/name``, and
     judge it."""
-    settings = TrainSettings(
+    settings = TrainSettings.from_options(
         game=game,
         num_players=players,
         timesteps=args.steps,
@@ -75,8 +75,8 @@ def bench_table(game: str, players: int, name: str, args: argparse.Namespace, ru
     out["train"] = train_run(settings, runs / name)
     agent, others = f"greedy:{runs / name}", players - 1
     seated = {"agent": agent, "baseline": "rule"}
-    if settings.imitated() not in ("", "rule"):
-        seated["teacher"] = settings.imitated()
+    if settings.teacher() not in ("", "rule"):
+        seated["teacher"] = settings.teacher()
     results = {}
     for opponents in ("rule", "random"):
         for who, entry in seated.items():

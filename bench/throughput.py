@@ -186,13 +186,14 @@ def memory(game: str, n: int) -> dict[str, float]:
 
 def training_rate(game: str, timesteps: int, **changes: Any) -> float:
     from card_envs.agents.envs import make_batched_env
-    from card_envs.training.run import TrainSettings, train
+    from card_envs.training.run import train
+    from card_envs.training.settings import TrainSettings
 
     if changes.get("vectorized"):  # compile the batched engine and agents before the clock starts
         warm = make_batched_env(game, num_envs=2, num_players=4, opponents="rule")
         warm.reset(seed=0)
         warm.step(random_actions(warm.action_masks(), np.random.default_rng(0)))
-    settings = TrainSettings(
+    settings = TrainSettings.from_options(
         game=game,
         num_players=4,
         timesteps=timesteps,

@@ -55,7 +55,7 @@ on_register(_register_gym_id)
 
 def __getattr__(name: str) -> Any:
     """``card_envs.CardGameEnv``, ``card_envs.replay`` and ``card_envs.uno_v0`` etc., imported on
-first use (they need gymnasium and pettingzoo)."""
+    first use (they need gymnasium and pettingzoo)."""
     if name == "CardGameEnv":
         from card_envs.envs.single import CardGameEnv
 

@@ -13,8 +13,8 @@ from card_envs.agents import make_policy
 from card_envs.agents.envs import make_env
 from card_envs.agents.networks import ScaledObservation
 from card_envs.training.imitation import collect, discounted, imitate
-from card_envs.training.run import TrainSettings
 from card_envs.training.run import train as train_model
+from card_envs.training.settings import TrainSettings
 
 TOCK = {"game": "tock", "num_players": 3, "opponents": "rule"}
 TINY_PPO = {"n_steps": 64, "batch_size": 64, "n_epochs": 1, "net_arch": [32]}
@@ -68,7 +68,7 @@ def test_scaled_observation_divides_by_the_declared_bounds():
 
 
 def test_a_run_with_a_teacher_starts_from_it_and_says_so(tmp_path):
-    settings = TrainSettings(
+    settings = TrainSettings.from_options(
         game="tock",
         num_players=3,
         timesteps=64,
@@ -85,17 +85,20 @@ def test_a_run_with_a_teacher_starts_from_it_and_says_so(tmp_path):
     assert saved["decisions"] >= 400 and 0 <= saved["accuracy"] <= 1
     rows = (tmp_path / "run" / "evaluations.csv").read_text().splitlines()
     assert rows[1].startswith("0,")  # the imitated network is evaluated before PPO changes it
-    assert json.loads((tmp_path / "run" / "settings.json").read_text())["teacher"] == "rule:cheat_rate=0.0"
+    assert (
+        json.loads((tmp_path / "run" / "settings.json").read_text())["imitation"]["teacher"]
+        == "rule:cheat_rate=0.0"
+    )
 
 
 def test_a_bad_teacher_is_refused_before_any_work():
     with pytest.raises(ValueError, match="nonsense"):
-        TrainSettings(game="tock", teacher="rule:nonsense=1").check()
+        TrainSettings.from_options(game="tock", teacher="rule:nonsense=1").check()
     assert make_policy("rule:cheat_rate=0.0", "tock", 3)  # the spec form the teacher takes
 
 
 def test_a_time_limit_ends_training_early():
-    settings = TrainSettings(
+    settings = TrainSettings.from_options(
         game="uno",
         num_players=2,
         timesteps=1_000_000,

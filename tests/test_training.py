@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numba
 import numpy as np
@@ -13,16 +14,20 @@ import evaluate
 import train
 from card_envs.agents import make_policy
 from card_envs.agents.model import ModelPolicy, SelfPlayPool
+from card_envs.cli.train import free_run_dir
 from card_envs.evaluation.against import evaluate as evaluate_policy
-from card_envs.training.run import TrainSettings, make_vec_env
+from card_envs.training.run import make_vec_env
 from card_envs.training.run import train as train_model
+from card_envs.training.settings import PPOSettings, TrainSettings
 
 TINY_PPO = {"n_steps": 64, "batch_size": 64, "n_epochs": 1, "net_arch": [32]}
 FAST_RUN = {"eval_every": 128, "eval_games": 2, "checkpoint_every": 128, "teacher": ""}
 
 
 def test_a_run_directory_holds_model_settings_checkpoints_and_evaluations(tmp_path):
-    settings = TrainSettings(game="uno", num_players=4, timesteps=256, envs=2, ppo=TINY_PPO, **FAST_RUN)
+    settings = TrainSettings.from_options(
+        game="uno", num_players=4, timesteps=256, envs=2, ppo=TINY_PPO, **FAST_RUN
+    )
     model = train_model(settings, tmp_path / "run", progress=False)
     assert model.num_timesteps >= 256
     run = tmp_path / "run"
@@ -45,7 +50,7 @@ def test_a_run_directory_holds_model_settings_checkpoints_and_evaluations(tmp_pa
 
 
 def test_self_play_sends_snapshots_into_the_env_workers(tmp_path):
-    settings = TrainSettings(
+    settings = TrainSettings.from_options(
         game="tock",
         num_players=3,
         opponents=["self", "rule"],
@@ -64,7 +69,7 @@ def test_self_play_sends_snapshots_into_the_env_workers(tmp_path):
 
 
 def test_vectorized_self_play_run_trains_on_the_batched_engine_and_plays_in_evaluate(tmp_path):
-    settings = TrainSettings(
+    settings = TrainSettings.from_options(
         game="uno",
         num_players=3,
         opponents=["self", "rule"],
@@ -78,7 +83,7 @@ def test_vectorized_self_play_run_trains_on_the_batched_engine_and_plays_in_eval
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     model = train_model(settings, tmp_path / "run", progress=False)
     assert model.num_timesteps >= 512
-    assert json.loads((tmp_path / "run" / "settings.json").read_text())["vectorized"] is True
+    assert json.loads((tmp_path / "run" / "settings.json").read_text())["run"]["vectorized"] is True
     assert numba.get_num_threads() == torch.get_num_threads() == 1  # idle numba workers slow torch
     episodes = [info for info in model.ep_info_buffer]
     assert episodes and all(info["l"] >= 1 for info in episodes)
@@ -91,9 +96,11 @@ def test_vectorized_self_play_run_trains_on_the_batched_engine_and_plays_in_eval
 
 
 def test_a_run_continues_from_another_run_and_refuses_one_of_another_table(tmp_path):
-    first = TrainSettings(game="tock", num_players=3, timesteps=64, envs=1, ppo=TINY_PPO, **FAST_RUN)
+    first = TrainSettings.from_options(
+        game="tock", num_players=3, timesteps=64, envs=1, ppo=TINY_PPO, **FAST_RUN
+    )
     before = train_model(first, tmp_path / "first", progress=False)
-    settings = TrainSettings(
+    settings = TrainSettings.from_options(
         game="tock",
         num_players=3,
         opponents=["self", "rule"],
@@ -110,14 +117,16 @@ def test_a_run_continues_from_another_run_and_refuses_one_of_another_table(tmp_p
     assert rows[1].startswith("0,")  # where the continued run started
     assert settings.ppo_settings()["ent_coef"] == 0.001  # fine-tuning settings, as after imitation
     with pytest.raises(ValueError, match=r"trained for 3-player tock .* this table is 3-player uno"):
-        TrainSettings(game="uno", num_players=3, init_from=str(tmp_path / "first")).check()
+        TrainSettings.from_options(game="uno", num_players=3, init_from=str(tmp_path / "first")).check()
     with pytest.raises(ValueError, match="does not fit"):
         wider = {**TINY_PPO, "net_arch": [16]}
-        train_model(TrainSettings(**{**settings.__dict__, "ppo": wider}), None, progress=False)
+        train_model(replace(settings, ppo=PPOSettings.from_mapping(wider)), None, progress=False)
 
 
 def test_self_play_pool_plays_its_snapshots_with_the_env_generator():
-    settings = TrainSettings(game="uno", num_players=2, timesteps=64, envs=1, ppo=TINY_PPO, **FAST_RUN)
+    settings = TrainSettings.from_options(
+        game="uno", num_players=2, timesteps=64, envs=1, ppo=TINY_PPO, **FAST_RUN
+    )
     model = train_model(settings, None, progress=False)
     pool = make_policy("self", "uno", 2)
     assert isinstance(pool, SelfPlayPool)
@@ -135,7 +144,7 @@ def test_self_play_pool_plays_its_snapshots_with_the_env_generator():
 
 
 def test_a_model_trained_with_the_mask_in_its_observation_gets_it_when_it_plays():
-    settings = TrainSettings(
+    settings = TrainSettings.from_options(
         game="tock", num_players=3, timesteps=64, envs=1, ppo=TINY_PPO, mask_in_observation=True, **FAST_RUN
     )
     model = train_model(settings, None, progress=False)
@@ -161,7 +170,9 @@ def test_vec_env_exposes_action_masks_through_subprocesses():
 
 
 def test_model_policy_is_deterministic_given_rng_legal_and_refuses_another_table(tmp_path):
-    settings = TrainSettings(game="uno", num_players=2, timesteps=64, envs=1, ppo=TINY_PPO, **FAST_RUN)
+    settings = TrainSettings.from_options(
+        game="uno", num_players=2, timesteps=64, envs=1, ppo=TINY_PPO, **FAST_RUN
+    )
     train_model(settings, tmp_path / "m", progress=False)
     policy = ModelPolicy(tmp_path / "m")
     from card_envs.games.uno.engine import UnoGame
@@ -194,11 +205,29 @@ def test_model_policy_is_deterministic_given_rng_legal_and_refuses_another_table
         ({"imitation_steps": 0}, "imitation_steps must be"),
         ({"imitation_smoothing": 1.0}, "imitation_smoothing must be"),
         ({"game": "climb", "vectorized": True}, "needs a batched engine"),
+        ({"seed": -3}, "seed must be"),
+        ({"ppo": {"n_steps": 0}}, "n_steps must be"),
+        ({"ppo": {"batch_size": 0}}, "batch_size must be"),
+        ({"ppo": {"learning_rate": -1}}, "learning_rate must be"),
+        ({"ppo": {"gamma": 5}}, "gamma must be"),
+        ({"ppo": {"ent_coef": float("nan")}}, "ent_coef must be"),
+        ({"ppo": {"net_arch": [0]}}, "net_arch layer width"),
+        ({"ppo": {"n_steps": 1}, "envs": 1}, "n_steps x envs"),
+        ({"threads": 0}, "threads must be"),
+        ({"reward_shaping": -1}, "reward_shaping must be"),
+        ({"teacher": "genius"}, "teacher 'genius'"),
+        ({"init_from": "/nowhere/run"}, "init_from: no saved model"),
+        ({"opponents": ["model:/nowhere/run"]}, "opponent 'model:/nowhere/run': no saved model"),
     ],
 )
 def test_nonsense_settings_are_refused_before_any_work(change, message):
     with pytest.raises(ValueError, match=message):
-        TrainSettings(**change).check()
+        TrainSettings.from_options(**change).check()
+
+
+def test_unknown_setting_names_are_refused():
+    with pytest.raises(ValueError, match="unknown training setting 'timestep'"):
+        TrainSettings.from_options(timestep=5)
 
 
 def test_rule_agent_beats_random_players_clearly():
@@ -215,6 +244,13 @@ def test_train_cli_refuses_nonsense_with_one_line_and_exit_code_2(tmp_path, caps
         ["--opponents", "rule,rule"],
         ["--env-runners", "2"],  # a Ray setting without --backend rllib
         ["--backend", "rllib", "--env-runners", "-1"],
+        ["--backend", "rllib", "--teacher", "rule"],  # RLlib starts from random play
+        ["--lr", "-1"],
+        ["--seed", "-3"],
+        ["--n-steps", "0"],
+        ["--batch-size", "0"],
+        ["--gamma", "5"],
+        ["--final-games", "0"],
     ):
         with pytest.raises(SystemExit) as exit_info:
             train.main([*argv, "--out", str(tmp_path / "never")])
@@ -222,6 +258,37 @@ def test_train_cli_refuses_nonsense_with_one_line_and_exit_code_2(tmp_path, caps
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and err[0].startswith("train.py: error:")
     assert not (tmp_path / "never").exists()
+
+
+def test_train_cli_refuses_an_out_that_is_no_folder(tmp_path, capsys):
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    for out in (afile, afile / "below"):
+        with pytest.raises(SystemExit) as exit_info:
+            train.main(["--timesteps", "64", "--out", str(out)])
+        assert exit_info.value.code == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "cannot write to" in err[0]
+
+
+def test_an_interrupted_run_is_not_a_trained_one_and_runs_again_without_force(tmp_path):
+    """A run directory counts as finished only once model.zip is saved, at the very end."""
+    out = tmp_path / "run"
+    settings = TrainSettings.from_options(
+        game="uno", num_players=2, timesteps=64, envs=1, ppo=TINY_PPO, **FAST_RUN
+    )
+
+    def interrupt(self, *args, **kwargs):
+        raise KeyboardInterrupt
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr("sb3_contrib.MaskablePPO.learn", interrupt)
+        with pytest.raises(KeyboardInterrupt):
+            train_model(settings, out, progress=False)
+    assert (out / "settings.json").exists() and not (out / "model.zip").exists()
+    assert free_run_dir(out) == out  # the next default run goes there again
+    train_model(settings, out, progress=False)  # no --force needed
+    assert (out / "model.zip").exists() and not list(out.glob("partial-*"))
 
 
 def test_train_and_evaluate_cli(tmp_path, capsys):
@@ -280,7 +347,9 @@ def test_every_game_trains_with_its_defaults_and_the_run_plays_in_evaluate(game,
     run = "--timesteps 2048 --envs 2 --n-steps 512 --imitation-steps 500 --eval-every 2048 --eval-games 4"
     train.main(["--game", game, *run.split(), "--final-games", "4", "--no-progress", "--out", str(out)])
     saved = json.loads((out / "settings.json").read_text())
-    assert saved["teacher"] and json.loads((out / "imitation.json").read_text())["decisions"] >= 500
+    assert (
+        saved["imitation"]["teacher"] and json.loads((out / "imitation.json").read_text())["decisions"] >= 500
+    )
     capsys.readouterr()
     evaluate.main(["--model", str(out), "--games", "8", "--opponents", "rule", "--workers", "2"])
     assert f"greedy:{game}" in capsys.readouterr().out

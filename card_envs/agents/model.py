@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -11,33 +10,13 @@ import torch
 from stable_baselines3.common.policies import BasePolicy
 
 from card_envs.agents.base import Policy, RandomAgent
+from card_envs.agents.runs import model_path, run_settings
 from card_envs.batched.policy import BatchedPolicy
 from card_envs.core.game import CardGame
 from card_envs.envs.single import with_mask
 
+
 #: the file of a run directory that holds the model (see card_envs.training.run)
-MODEL_FILE = "model.zip"
-SETTINGS_FILE = "settings.json"
-
-
-def model_path(path: str | Path) -> Path:
-    """The model file of ``path``: a run directory, a ``.zip`` file, or a path without ``.zip``."""
-    path = Path(path)
-    for candidate in (path / MODEL_FILE, path, path.with_suffix(".zip")):
-        if candidate.is_file():
-            return candidate
-    raise ValueError(f"no saved model at {path} (expected a run directory with {MODEL_FILE} or a .zip file)")
-
-
-def run_settings(path: str | Path) -> dict[str, Any] | None:
-    """The training settings of a run directory, or saved beside a model file (None for a
-    bare model file)."""
-    settings = Path(path) / SETTINGS_FILE
-    if not settings.is_file():
-        settings = model_path(path).parent / SETTINGS_FILE
-    return json.loads(settings.read_text()) if settings.is_file() else None
-
-
 def load_model(path: str | Path, deterministic: bool = False) -> Policy:
     """The trained agent of a run directory or model file, whichever library trained it:
     an RLlib run (settings.json says ``"backend": "rllib"``) or a MaskablePPO model."""

@@ -12,13 +12,14 @@ from typing import Any
 import numpy as np
 import torch
 
+from card_envs.agents.runs import RLLIB_CHECKPOINT_DIR
 from card_envs.core.game import CardGame
 from card_envs.core.policy import Policy, choose_from_logits
 
 #: the policy id of the learner (in self-play: of every seat)
 LEARNER = "learner"
 #: where a run directory keeps the RLlib checkpoint, and the learner's module inside that
-CHECKPOINT_DIR = "rllib"
+CHECKPOINT_DIR = RLLIB_CHECKPOINT_DIR
 MODULE_PATH = ("learner_group", "learner", "rl_module", LEARNER)
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from card_envs.agents.registry import rule_agent_spec
+from card_envs.agents.runs import check_trained_run
 from card_envs.core.policy import Policy, RandomAgent
 from card_envs.core.registry import game_class
 
@@ -104,6 +105,20 @@ def make_policy(spec: PolicySpec, game: str, num_players: int, **knobs: Any) -> 
         f"unknown policy spec {spec!r};"
         " use 'random', 'rule[:KNOB=VALUE...]', 'model:PATH', 'greedy:PATH', 'self' or a Policy"
     )
+
+
+def check_spec(spec: str, game: str, num_players: int, what: str = "policy") -> None:
+    """Raise ValueError naming ``what`` if ``spec`` could not be built at this table, without
+    loading a model (a path is checked for a saved model and, where settings.json says, its table)."""
+    kind, _, path = spec.partition(":")
+    try:
+        if kind in ("model", "greedy"):
+            check_trained_run(path, game_class(game)(num_players), what=f"{what} {spec!r}")
+        else:
+            make_policy(spec, game, num_players)  # rule agents and random players are cheap to build
+    except ValueError as error:
+        message = str(error)
+        raise ValueError(message if message.startswith(what) else f"{what} {spec!r}: {message}") from None
 
 
 def make_policies(

@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)
 
-    from card_envs.agents.model import run_settings
+    from card_envs.agents.runs import run_settings
     from card_envs.evaluation.report import write_report
     from card_envs.evaluation.tournament import tournament
 

@@ -16,12 +16,14 @@ from __future__ import annotations
 import argparse
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from card_envs.agents.runs import is_finished
 from card_envs.cli.args import add_game_arguments, fail, game_rules, lineup
 
 if TYPE_CHECKING:
-    from card_envs.training.run import TrainSettings
+    from card_envs.integrations.rllib_settings import RllibSettings
+    from card_envs.training.settings import TableSettings, TrainSettings
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -128,55 +130,74 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    rules = game_rules(parser, args)
+def settings_from(args: argparse.Namespace, rules: dict[str, Any]) -> TrainSettings:
+    """The run's settings from the options (their names are the settings' own)."""
+    from card_envs.training.settings import DEFAULT_PPO, TrainSettings
 
-    from card_envs.training.run import DEFAULT_PPO, TrainSettings, train
-
-    ppo = {k: getattr(args, k) for k in DEFAULT_PPO if getattr(args, k, None) is not None}
-    settings = TrainSettings(
+    return TrainSettings.from_options(
         game=args.game,
         num_players=args.players,
         rules=rules,
         opponents=args.opponents,
-        timesteps=args.timesteps,
-        envs=args.envs,
-        vectorized=args.vectorized,
-        seed=args.seed,
         reward_shaping=args.shaping,
         mask_in_observation=args.mask_in_observation,
-        ppo=ppo,
-        eval_every=args.eval_every,
-        eval_games=args.eval_games,
-        checkpoint_every=args.checkpoint_every,
-        snapshot_every=args.snapshot_every,
-        threads=args.threads,
+        ppo={k: getattr(args, k) for k in DEFAULT_PPO if getattr(args, k) is not None},
         teacher="" if args.teacher == "none" else args.teacher,
-        imitation_steps=args.imitation_steps,
-        imitation_epochs=args.imitation_epochs,
-        imitation_smoothing=args.imitation_smoothing,
-        max_minutes=args.max_minutes,
-        init_from=args.init_from,
+        **{k: getattr(args, k) for k in ("imitation_steps", "imitation_epochs", "imitation_smoothing")},
+        **{k: getattr(args, k) for k in RUN_OPTIONS},
     )
+
+
+#: options named as the RunSettings fields they set
+RUN_OPTIONS = (
+    "timesteps",
+    "envs",
+    "seed",
+    "vectorized",
+    "threads",
+    "max_minutes",
+    "eval_every",
+    "eval_games",
+    "checkpoint_every",
+    "snapshot_every",
+    "init_from",
+)
+
+
+def check_backend_options(args: argparse.Namespace) -> None:
+    """The options that only one backend takes, and the final evaluation's size."""
+    if args.final_games < 1:
+        raise ValueError(f"--final-games must be a whole number >= 1, got {args.final_games}")
+    if args.env_runners < 0:
+        raise ValueError(f"--env-runners must be a whole number >= 0, got {args.env_runners}")
+    if args.backend == "sb3" and (args.env_runners or args.address):
+        raise ValueError("--env-runners and --address are for --backend rllib")
+    if args.backend == "rllib" and args.vectorized:
+        raise ValueError("--vectorized is for --backend sb3")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    rules = game_rules(parser, args)
+    from card_envs.training.run import prepare_run_dir, train
+
     out = args.out or free_run_dir(Path("runs") / f"{args.game}-{args.players}p")
     try:
-        settings.check()
-        if args.final_games < 1:
-            raise ValueError(f"final_games must be >= 1, got {args.final_games}")
-        if (out / "settings.json").exists() and not args.force:
-            raise ValueError(f"{out} already holds a trained model; pass --force to replace it")
-        if args.env_runners < 0:
-            raise ValueError(f"env_runners must be >= 0, got {args.env_runners}")
-        if args.backend == "sb3" and (args.env_runners or args.address):
-            raise ValueError("--env-runners and --address are for --backend rllib")
-        if args.backend == "rllib" and args.vectorized:
-            raise ValueError("--vectorized is for --backend sb3")
-    except ValueError as error:
-        fail(parser, str(error))
+        check_backend_options(args)
+        settings = settings_from(args, rules)
+        if args.backend == "rllib":
+            from card_envs.integrations.rllib_settings import RllibSettings
+
+            rllib_settings = RllibSettings.from_train_settings(settings, args.env_runners, args.address)
+            rllib_settings.check()
+        else:
+            settings.check()
+        prepare_run_dir(out, args.force)  # created and writable, or refused, before any work
+    except (ValueError, FileExistsError) as error:
+        fail(parser, str(error).replace("force=True (--force)", "--force"))
     if args.backend == "rllib":
-        train_with_rllib(parser, settings, out, args)
+        train_with_rllib(parser, rllib_settings, out, args)
         return
 
     print(f"Training MaskablePPO on {args.players}-player {args.game} against {','.join(settings.seats())}")
@@ -187,11 +208,11 @@ def main(argv: list[str] | None = None) -> None:
         f"Trained {model.num_timesteps:,} steps in {seconds:.0f} s ({model.num_timesteps / seconds:,.0f}/s);"
         f" saved to {out}"
     )
-    report(settings, out, args.final_games)
+    report(settings.table, settings.run.seed, out, args.final_games)
 
 
 def train_with_rllib(
-    parser: argparse.ArgumentParser, settings: TrainSettings, out: Path, args: argparse.Namespace
+    parser: argparse.ArgumentParser, settings: RllibSettings, out: Path, args: argparse.Namespace
 ) -> None:
     """The RLlib backend: train on Ray (kept on loopback), then the same report."""
     try:
@@ -200,9 +221,7 @@ def train_with_rllib(
         fail(parser, str(error))
     print(f"Training RLlib PPO on {args.players}-player {args.game} against {','.join(settings.seats())}")
     try:
-        figures = rllib.train(
-            settings, out, env_runners=args.env_runners, address=args.address, force=args.force
-        )
+        figures = rllib.train(settings, out, force=args.force)
     except ValueError as error:
         fail(parser, str(error))
     finally:
@@ -211,32 +230,33 @@ def train_with_rllib(
         f"Trained {figures['steps']:,} env steps in {figures['seconds']:.0f} s"
         f" ({figures['steps_per_s']:,.0f}/s); saved to {out}"
     )
-    report(settings, out, args.final_games)
+    report(settings.table, settings.run.seed, out, args.final_games)
 
 
 def free_run_dir(base: Path) -> Path:
-    """``base``, or ``base-2``, ``base-3``... : the first that holds no run, so no run is overwritten."""
+    """``base``, or ``base-2``, ``base-3``... : the first that holds no finished run, so no
+    trained model is overwritten (an interrupted run's directory is used again)."""
     candidate, k = base, 1
-    while (candidate / "settings.json").exists():
+    while is_finished(candidate):
         k += 1
         candidate = base.with_name(f"{base.name}-{k}")
     return candidate
 
 
-def report(settings: TrainSettings, out: Path, games: int) -> None:
+def report(table: TableSettings, seed: int, out: Path, games: int) -> None:
     """The trained agent and, as the baseline, a rule-based player, each in the same rotating
     seats against the same opponents and deals."""
     from card_envs.evaluation.tournament import tournament
 
-    others = settings.num_players - 1
+    others = table.num_players - 1
     agent, baseline = ("trained agent", f"greedy:{out}"), ("rule-based player", "rule")
     for opponents, players in (("rule", (agent, baseline)), ("random", (agent,))):
         print(f"vs {others} {opponents} players, {games} games, seats rotated:")
         for name, entry in players:
             lineup = [entry, *[opponents] * others]
-            a = tournament(settings.game, lineup, games, settings.rules, seed=settings.seed + 1).agents[0]
+            a = tournament(table.game, lineup, games, dict(table.rules), seed=seed + 1).agents[0]
             print(
                 f"  {name:<18} win rate {a.win_rate:.1%}, mean rank {a.mean_rank:.2f},"
                 f" mean reward {a.mean_reward:+.3f}"
             )
-    print(f"(equal share: win rate {1 / settings.num_players:.0%}, mean reward 0; 95% intervals in brackets)")
+    print(f"(equal share: win rate {1 / table.num_players:.0%}, mean reward 0; 95% intervals in brackets)")

@@ -52,7 +52,7 @@ except ImportError as error:  # pragma: no cover - the extra is missing
     raise ImportError("RLlib is not installed: pip install 'card-envs[rllib]'") from error
 
 if TYPE_CHECKING:
-    from card_envs.training.run import TrainSettings
+    from card_envs.integrations.rllib_settings import RllibSettings
 
 
 class CardGameMultiAgentEnv(MultiAgentEnv):
@@ -252,65 +252,51 @@ def ppo_config(
     return config
 
 
-def train(
-    settings: TrainSettings,
-    out: str | Path,
-    *,
-    env_runners: int = 0,
-    address: str | None = None,
-    force: bool = False,
-) -> dict[str, Any]:
+def train(settings: RllibSettings, out: str | Path, *, force: bool = False) -> dict[str, Any]:
     """Train with RLlib into the run directory ``out`` (settings.json, the checkpoint in
     ``rllib/``); ``evaluate.py --agents greedy:OUT`` seats the result like any other model.
 
-    ``settings.opponents == ["self"]`` trains one policy shared by every seat; other line-ups
-    seat the learner against them. RLlib runs start from random play on the rank reward
-    alone: the teacher and the reward shaping of the sb3 backend are not used (settings.json
-    records so), and ``init_from`` is refused.
+    Opponents all ``"self"`` train one policy shared by every seat; other line-ups seat the
+    learner against them. RLlib runs start from random play on the rank reward alone.
     """
-    from card_envs.training.run import prepare_run_dir
+    from card_envs.training.run import prepare_run_dir, versions
 
     settings.check()
-    if settings.init_from:
-        raise ValueError("init_from is for the sb3 backend; an RLlib run starts from random play")
-    self_play = settings.seats() == ["self"] * (settings.num_players - 1)
-    if "self" in settings.seats() and not self_play:
-        raise ValueError("with RLlib, 'self' must fill every other seat (one policy shared by all seats)")
+    table, run, self_play = settings.table, settings.run, settings.self_play()
     ppo = settings.ppo_settings()
     config = ppo_config(
-        settings.game,
-        settings.num_players,
-        settings.rules,
+        table.game,
+        table.num_players,
+        dict(table.rules),
         None if self_play else settings.seats(),
-        env_runners=env_runners,
-        envs_per_runner=settings.envs,
+        env_runners=settings.env_runners,
+        envs_per_runner=run.envs,
         hidden=ppo["net_arch"],
         lr=ppo["learning_rate"],
         gamma=ppo["gamma"],
-        train_batch_size=ppo["n_steps"] * max(1, env_runners) * settings.envs,
+        train_batch_size=ppo["n_steps"] * max(1, settings.env_runners) * run.envs,
         minibatch_size=ppo["batch_size"],
         epochs=ppo["n_epochs"],
         entropy_coeff=ppo["ent_coef"],
-        seed=settings.seed,
+        seed=run.seed,
     )
     run_dir = prepare_run_dir(out, force)
-    unused = {"teacher": "", "reward_shaping": 0.0, "imitation_steps": None, "imitation_epochs": None}
-    saved = {**settings.as_json(), **unused, "backend": "rllib", "env_runners": env_runners}
+    saved = {**settings.as_json(), "versions": versions()}
     (run_dir / "settings.json").write_text(json.dumps(saved, indent=2) + "\n")
-    torch.set_num_threads(settings.threads)
-    start_ray(address)
+    torch.set_num_threads(run.threads)
+    start_ray(settings.address)
     algo = config.build_algo()
-    start, steps, line = time.perf_counter(), 0, settings.timesteps // 20
+    start, steps, line = time.perf_counter(), 0, run.timesteps // 20
     try:
-        while steps < settings.timesteps:
+        while steps < run.timesteps:
             result = algo.train()
             steps = int(result["env_runners"]["num_env_steps_sampled_lifetime"])
-            if steps >= line or steps >= settings.timesteps:
-                line += settings.timesteps // 20
+            if steps >= line or steps >= run.timesteps:
+                line += run.timesteps // 20
                 mean = result["env_runners"].get("episode_return_mean")
                 games = f", episode return {mean:+.3f}" if mean is not None and not self_play else ""
                 rate = steps / (time.perf_counter() - start)
-                print(f"step {steps:,}/{settings.timesteps:,}  {rate:,.0f} steps/s{games}", flush=True)
+                print(f"step {steps:,}/{run.timesteps:,}  {rate:,.0f} steps/s{games}", flush=True)
         algo.save_to_path(str((run_dir / CHECKPOINT_DIR).resolve()))
     finally:
         algo.stop()

@@ -16,7 +16,7 @@ from card_envs.agents.model import ModelPolicy
 from card_envs.evaluation.tournament import tournament
 
 if TYPE_CHECKING:
-    from card_envs.training.run import TrainSettings
+    from card_envs.training.settings import TrainSettings
 
 
 class ProgressLines(BaseCallback):
@@ -90,7 +90,7 @@ class EvaluationLog(BaseCallback):
     def __init__(self, settings: TrainSettings, path: Path) -> None:
         super().__init__()
         self.settings, self.path = settings, path
-        self.next_eval = settings.eval_every
+        self.next_eval = settings.run.eval_every
         self.count = 0
         self.last_step = -1
 
@@ -102,20 +102,25 @@ class EvaluationLog(BaseCallback):
 
     def _on_step(self) -> bool:
         if self.num_timesteps >= self.next_eval:
-            self.next_eval += self.settings.eval_every
+            self.next_eval += self.settings.run.eval_every
             self.evaluate()
         return True
 
     def _on_training_end(self) -> None:
         """A last row, unless the last evaluation was less than half an interval ago."""
-        if self.count == 0 or self.num_timesteps - self.last_step >= self.settings.eval_every // 2:
+        if self.count == 0 or self.num_timesteps - self.last_step >= self.settings.run.eval_every // 2:
             self.evaluate()
 
     def evaluate(self) -> None:
         s = self.settings
         lineup: list[Any] = [ModelPolicy(self.model, deterministic=True), *["rule"] * (s.num_players - 1)]
         result = tournament(
-            s.game, lineup, s.eval_games, s.rules, seed=s.seed + 10_000 + self.count, workers=1
+            s.game,
+            lineup,
+            s.run.eval_games,
+            dict(s.table.rules),
+            seed=s.run.seed + 10_000 + self.count,
+            workers=1,
         )
         self.count += 1
         self.last_step = self.num_timesteps

@@ -1,0 +1,372 @@
+"""What defines a training run, in small groups that each check themselves before any work.
+
+* :class:`TableSettings`: the game, its table size and rules;
+* the opponents: one policy spec per other seat (or one for all), a tuple of strings;
+* :class:`LearnerSettings`: what the learner's env adds (reward shaping, the mask in the
+  observation, scaled inputs);
+* :class:`PPOSettings`: MaskablePPO's hyperparameters (None: the default for the game);
+* :class:`ImitationSettings`: the teacher imitated before PPO, and how long;
+* :class:`RunSettings`: steps, env workers, seeds, evaluations, checkpoints, threads.
+
+:class:`TrainSettings` (the sb3 backend) holds all six; a backend that uses fewer owns a
+class of its own (:class:`card_envs.integrations.rllib.RllibSettings`), so a run's
+``settings.json`` says exactly what its backend used. Every ``check()`` validates
+without building an env or loading a network: it runs before the run directory is touched.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from card_envs.agents.specs import check_spec, check_trained_run
+from card_envs.core.game import CardGame
+from card_envs.core.registry import game_spec
+
+#: PPO settings of every run unless the settings override them
+DEFAULT_PPO: dict[str, Any] = {
+    "n_steps": 1024,
+    "batch_size": 256,
+    "n_epochs": 5,
+    "learning_rate": 3e-4,
+    "gamma": 0.995,
+    "ent_coef": 0.01,
+    "net_arch": [256, 256],
+}
+#: changes to DEFAULT_PPO when the network starts from a teacher: smaller steps and less entropy
+#: bonus, so PPO refines the imitated play instead of first flattening it (Chip It: with the
+#: defaults -0.67 -> -0.48 after 100k steps, with these -0.11 -> -0.02; docs/learning.md)
+FINE_TUNING_PPO: dict[str, Any] = {"learning_rate": 1e-4, "ent_coef": 0.001}
+#: per-game defaults: changes to DEFAULT_PPO, the reward shaping and the teacher imitated before
+#: PPO (card_envs.training.imitation); the measurements behind them are in docs/learning.md. The
+#: teachers are rule-based players without lapses: they never forget a call, never cheat, and
+#: knock or catch whenever they may.
+GAME_DEFAULTS: dict[str, dict[str, Any]] = {
+    "tock": {"reward_shaping": 1.0, "teacher": "rule:vigilance=1.0:false_knock_rate=0.0:cheat_rate=0.0"},
+    # Chip It's plays are arithmetic over 30 card types: 100k decisions and 8 passes imitate 89%
+    # of the teacher's choices (greedy play -0.67), 200k and 20 passes 95.9% (-0.11)
+    "chipit": {"reward_shaping": 1.0, "teacher": "rule", "imitation_steps": 200_000, "imitation_epochs": 20},
+    "uno": {"teacher": "rule:forget_call=0.0:catch_rate=1.0"},
+}
+#: what a setting left at None takes when its game sets no default
+GENERAL_DEFAULTS: dict[str, Any] = {
+    "reward_shaping": 0.0,
+    "mask_in_observation": False,
+    "teacher": "",
+    "imitation_steps": 100_000,
+    "imitation_epochs": 8,
+    "imitation_smoothing": 0.0,
+}
+
+
+def game_default(game: str, name: str) -> Any:
+    """A setting's default for ``game``: the game's own (GAME_DEFAULTS), else the general one."""
+    return GAME_DEFAULTS.get(game, {}).get(name, GENERAL_DEFAULTS.get(name))
+
+
+def check_count(name: str, value: Any, low: int = 1) -> None:
+    """A whole number of at least ``low``, or ValueError naming the setting."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise ValueError(f"{name} must be a whole number >= {low}, got {value!r}")
+
+
+def check_number(name: str, value: Any, low: float, high: float, *, open_low: bool = False) -> None:
+    """A finite number in ``low..high`` (``open_low``: above ``low``), or ValueError naming it."""
+    bad = isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value)
+    if bad or not (value > low if open_low else value >= low) or value > high:
+        bound = f"in ({low}, {high}]" if open_low else f"in [{low}, {high}]"
+        raise ValueError(f"{name} must be a number {bound}, got {value!r}")
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """The game, its number of players and its variant rules."""
+
+    game: str = "uno"
+    num_players: int = 4
+    rules: Mapping[str, Any] = field(default_factory=dict)
+
+    def engine(self) -> CardGame:
+        """An engine of this table (it checks the player count and every rule keyword)."""
+        return game_spec(self.game).engine_class().from_rules(self.num_players, **self.rules)
+
+    def check(self) -> None:
+        self.engine()
+
+
+@dataclass(frozen=True)
+class LearnerSettings:
+    """What the learner's env adds to the game (None: the game's default, GAME_DEFAULTS)."""
+
+    #: weight of the dense, zero-sum progress reward (card_envs.envs.single)
+    reward_shaping: float | None = None
+    #: append the legal-action mask to the observation
+    mask_in_observation: bool | None = None
+    #: divide each observation entry by its declared bound inside the network (card_envs.agents.networks)
+    scale_observations: bool = True
+
+    def resolved(self, game: str) -> LearnerSettings:
+        """These settings with every None replaced by the game's default."""
+        shaping = (
+            self.reward_shaping if self.reward_shaping is not None else game_default(game, "reward_shaping")
+        )
+        mask = self.mask_in_observation
+        mask = mask if mask is not None else game_default(game, "mask_in_observation")
+        return LearnerSettings(float(shaping), bool(mask), self.scale_observations)
+
+    def check(self, game: str) -> None:
+        check_number("reward_shaping", self.resolved(game).reward_shaping, 0.0, 100.0)
+
+
+@dataclass(frozen=True)
+class PPOSettings:
+    """MaskablePPO's hyperparameters; None takes DEFAULT_PPO, tuned by FINE_TUNING_PPO when the
+    network starts trained, and by the game's defaults."""
+
+    n_steps: int | None = None  # rollout steps per env and update
+    batch_size: int | None = None
+    n_epochs: int | None = None
+    learning_rate: float | None = None
+    gamma: float | None = None
+    ent_coef: float | None = None
+    net_arch: tuple[int, ...] | None = None
+
+    @classmethod
+    def from_mapping(cls, values: Mapping[str, Any]) -> PPOSettings:
+        """From a mapping of DEFAULT_PPO's names, refusing unknown ones."""
+        unknown = sorted(set(values) - set(DEFAULT_PPO))
+        if unknown:
+            raise ValueError(f"unknown PPO setting(s) {unknown}; known: {sorted(DEFAULT_PPO)}")
+        given = dict(values)
+        if given.get("net_arch") is not None:
+            given["net_arch"] = tuple(given["net_arch"])
+        return cls(**given)
+
+    def resolved(self, game: str, starts_trained: bool) -> dict[str, Any]:
+        """Every setting as the run uses it."""
+        per_game = {k: v for k, v in GAME_DEFAULTS.get(game, {}).items() if k in DEFAULT_PPO}
+        given = {k: v for k, v in asdict(self).items() if v is not None}
+        merged = {**DEFAULT_PPO, **(FINE_TUNING_PPO if starts_trained else {}), **per_game, **given}
+        merged["net_arch"] = list(merged["net_arch"])
+        return merged
+
+    def check(self) -> None:
+        for name in ("n_steps", "batch_size", "n_epochs"):
+            if getattr(self, name) is not None:
+                check_count(name, getattr(self, name))
+        if self.learning_rate is not None:
+            check_number("learning_rate", self.learning_rate, 0.0, 1.0)  # 0: a run that learns nothing
+        if self.gamma is not None:
+            check_number("gamma", self.gamma, 0.0, 1.0, open_low=True)
+        if self.ent_coef is not None:
+            check_number("ent_coef", self.ent_coef, 0.0, 1.0)
+        if self.net_arch is not None:
+            if not self.net_arch:
+                raise ValueError("net_arch needs at least one layer, e.g. 256,256")
+            for width in self.net_arch:
+                check_count("net_arch layer width", width)
+
+
+@dataclass(frozen=True)
+class ImitationPlan:
+    """The imitation a run does, every default resolved ("" teacher: none)."""
+
+    teacher: str
+    steps: int
+    epochs: int
+    smoothing: float
+
+
+@dataclass(frozen=True)
+class ImitationSettings:
+    """The teacher the network imitates before PPO (None: the game's default; "": none)."""
+
+    teacher: str | None = None
+    steps: int | None = None  # teacher decisions to imitate
+    epochs: int | None = None  # passes over them
+    #: the share of the imitation target spread over the legal actions (imitation.imitate)
+    smoothing: float | None = None
+
+    def resolved(self, game: str) -> ImitationPlan:
+        def pick(value: Any, name: str) -> Any:
+            return value if value is not None else game_default(game, name)
+
+        return ImitationPlan(
+            str(pick(self.teacher, "teacher")),
+            int(pick(self.steps, "imitation_steps")),
+            int(pick(self.epochs, "imitation_epochs")),
+            float(pick(self.smoothing, "imitation_smoothing")),
+        )
+
+    def check(self, table: TableSettings) -> None:
+        used = self.resolved(table.game)
+        check_count("imitation_steps", used.steps)
+        check_count("imitation_epochs", used.epochs)
+        if not 0 <= used.smoothing < 1:
+            raise ValueError(f"imitation_smoothing must be in [0, 1), got {used.smoothing}")
+        if used.teacher:
+            check_spec(used.teacher, table.game, table.num_players, what="teacher")
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """How long, how wide and how watched a run is."""
+
+    timesteps: int = 150_000  # learner decisions
+    envs: int = 2  # env worker processes, or games of the batched engine with ``vectorized``
+    seed: int = 0
+    #: step the ``envs`` games together on the game's batched engine in this process
+    vectorized: bool = False
+    threads: int = 1  # torch and numba threads per process
+    #: stop after this many minutes of wall time (imitation included), even before ``timesteps``
+    max_minutes: float | None = None
+    eval_every: int = 50_000
+    eval_games: int = 100
+    checkpoint_every: int = 50_000
+    snapshot_every: int = 20_000  # self-play: steps between snapshots sent to the env workers
+    #: a trained run (directory or .zip) whose network this run continues from, instead of
+    #: imitating a teacher: a curriculum, e.g. rule-based opponents first, then self-play
+    init_from: str = ""
+
+    def check(self, table: TableSettings) -> None:
+        for name in ("timesteps", "envs", "eval_every", "eval_games", "checkpoint_every", "snapshot_every"):
+            check_count(name, getattr(self, name))
+        check_count("threads", self.threads)
+        check_count("seed", self.seed, 0)
+        if self.max_minutes is not None:
+            check_number("max_minutes", self.max_minutes, 0.0, 10**7, open_low=True)
+        spec = game_spec(table.game)
+        if self.vectorized and spec.batched is None:
+            raise ValueError(f"vectorized training needs a batched engine; {table.game!r} has none")
+        if self.init_from:
+            check_trained_run(self.init_from, table.engine(), what="init_from")
+
+
+def seats_of(opponents: tuple[str, ...] | list[str], num_players: int) -> list[str]:
+    """One opponent spec per other seat (one spec given: the same in every seat)."""
+    return list(opponents) * (num_players - 1) if len(opponents) == 1 else list(opponents)
+
+
+def check_opponents(opponents: tuple[str, ...] | list[str], table: TableSettings) -> None:
+    """One spec, or one per other seat, each one that could be built."""
+    n_other = table.num_players - 1
+    if len(opponents) not in (1, n_other):
+        raise ValueError(f"opponents needs 1 spec or {n_other} (one per other seat), got {list(opponents)}")
+    for spec in opponents:
+        if spec != "self":
+            check_spec(spec, table.game, table.num_players, what="opponent")
+
+
+@dataclass(frozen=True)
+class TrainSettings:
+    """Everything that defines an sb3 MaskablePPO run (saved as settings.json in the run directory)."""
+
+    table: TableSettings = field(default_factory=TableSettings)
+    #: one spec for every other seat, or one per seat: "rule", "rule:KNOB=V", "random",
+    #: "model:PATH", "self" (a pool of the learner's own snapshots)
+    opponents: tuple[str, ...] = ("rule",)
+    learner: LearnerSettings = field(default_factory=LearnerSettings)
+    ppo: PPOSettings = field(default_factory=PPOSettings)
+    imitation: ImitationSettings = field(default_factory=ImitationSettings)
+    run: RunSettings = field(default_factory=RunSettings)
+
+    @classmethod
+    def from_options(cls, **options: Any) -> TrainSettings:
+        """Settings from flat names, as train.py's options name them (``game``, ``num_players``,
+        ``rules``, ``opponents``, ``reward_shaping``, ``ppo`` (a mapping), ``teacher``,
+        ``imitation_steps``, ``timesteps``, ``envs``...); an unknown name is an error."""
+        groups: dict[str, dict[str, Any]] = {name: {} for name in ("table", "learner", "imitation", "run")}
+        fields = {
+            "table": TableSettings.__dataclass_fields__,
+            "learner": LearnerSettings.__dataclass_fields__,
+            "run": RunSettings.__dataclass_fields__,
+        }
+        imitation_names = {"teacher": "teacher", "imitation_steps": "steps", "imitation_epochs": "epochs"}
+        imitation_names["imitation_smoothing"] = "smoothing"
+        rest: dict[str, Any] = {}
+        for name, value in options.items():
+            group = next((g for g, known in fields.items() if name in known), None)
+            if group is not None:
+                groups[group][name] = value
+            elif name in imitation_names:
+                groups["imitation"][imitation_names[name]] = value
+            elif name in ("opponents", "ppo"):
+                rest[name] = value
+            else:
+                raise ValueError(f"unknown training setting {name!r}")
+        return cls(
+            table=TableSettings(**groups["table"]),
+            opponents=tuple(rest.get("opponents", ("rule",))),
+            learner=LearnerSettings(**groups["learner"]),
+            ppo=PPOSettings.from_mapping(rest.get("ppo", {})),
+            imitation=ImitationSettings(**groups["imitation"]),
+            run=RunSettings(**groups["run"]),
+        )
+
+    def check(self) -> None:
+        """Raise ValueError with one sentence for the first nonsense setting, before any work."""
+        self.table.check()
+        check_opponents(self.opponents, self.table)
+        self.learner.check(self.table.game)
+        self.ppo.check()
+        self.run.check(self.table)
+        if not self.run.init_from:
+            self.imitation.check(self.table)
+        rollout = self.ppo_settings()["n_steps"] * self.run.envs
+        if rollout < 2:
+            raise ValueError(f"n_steps x envs must be at least 2 (PPO's rollout), got {rollout}")
+
+    @property
+    def game(self) -> str:
+        return self.table.game
+
+    @property
+    def num_players(self) -> int:
+        return self.table.num_players
+
+    def seats(self) -> list[str]:
+        """One opponent spec per other seat."""
+        return seats_of(self.opponents, self.table.num_players)
+
+    def teacher(self) -> str:
+        """The teacher's spec, or "" for no imitation (a run that continues another imitates nothing)."""
+        return "" if self.run.init_from else str(self.imitation.resolved(self.game).teacher)
+
+    def starts_trained(self) -> bool:
+        """Whether PPO starts from a trained network (imitated, or continued from a run)."""
+        return bool(self.teacher() or self.run.init_from)
+
+    def learner_env(self) -> LearnerSettings:
+        return self.learner.resolved(self.game)
+
+    def ppo_settings(self) -> dict[str, Any]:
+        return self.ppo.resolved(self.game, self.starts_trained())
+
+    def env_kwargs(self) -> dict[str, Any]:
+        """The learner's env: its table, rules and features (the opponents go beside them)."""
+        learner = self.learner_env()
+        return {
+            "game": self.game,
+            "num_players": self.num_players,
+            "reward_shaping": learner.reward_shaping,
+            "mask_in_observation": learner.mask_in_observation,
+            **self.table.rules,
+        }
+
+    def as_json(self) -> dict[str, Any]:
+        """What the run uses, every default resolved: the table at the top, then each group."""
+        teacher = self.teacher()
+        imitation = asdict(self.imitation.resolved(self.game)) if teacher else None
+        return {
+            "backend": "sb3",
+            "game": self.game,
+            "num_players": self.num_players,
+            "rules": dict(self.table.rules),
+            "opponents": list(self.opponents),
+            "learner": asdict(self.learner_env()),
+            "ppo": self.ppo_settings(),
+            "imitation": imitation,
+            "run": asdict(self.run),
+        }

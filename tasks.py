@@ -74,8 +74,11 @@ LINTERS = [
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] not in TASKS:
+    if not argv or argv[0] in ("-h", "--help"):
         print(__doc__)
+        return 0 if argv else 2
+    if argv[0] not in TASKS:
+        print(f"tasks.py: error: unknown task {argv[0]!r}; tasks: {', '.join(TASKS)}", file=sys.stderr)
         return 2
     task, extra = argv[0], argv[1:]
     ensure_venv()

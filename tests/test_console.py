@@ -169,7 +169,7 @@ def test_watch_command_plays_a_game():
     assert legend.startswith(game_class("uno")().legend())
     assert "game over:" in done.stdout
     done = run_module("card_envs.cli.watch", "--pace", "-1")
-    assert done.returncode == 2 and "--pace must be >= 0" in done.stderr
+    assert done.returncode == 2 and "--pace: must be a number >= 0" in done.stderr
 
 
 def test_human_mode_shows_the_deal_and_every_opponent_move(capsys):

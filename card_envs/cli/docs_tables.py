@@ -1,23 +1,27 @@
-"""Write the observation tables of docs/<game>.md from each game's ObservationLayout.
+"""Write the tables of the docs that code can write: the observation tables of
+docs/<game>.md (each game's ObservationLayout) and the option table of docs/cli.md.
 
     python -m card_envs.cli.docs_tables        # rewrite the tables (python3 tasks.py docs)
     python -m card_envs.cli.docs_tables --check  # exit 1 if a table is out of date
 
-The table in the docs is the layout's own ``markdown_table()`` for the
-game's default table size, so code and docs cannot drift apart.
+The observation table is the layout's own ``markdown_table()`` for the game's default
+table size, the option table :func:`card_envs.cli.options.options_table`, so code and docs
+cannot drift apart.
 """
 
 from __future__ import annotations
 
-import argparse
 import re
 from pathlib import Path
 
+from card_envs.cli.args import Parser
 from card_envs.core.registry import game_specs
 from card_envs.core.spec import GameSpec
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 TABLE = re.compile(r"^\| offset \| size \| field \| range \| meaning \|\n(?:\|.*\n)*", re.M)
+OPTIONS_PAGE = DOCS / "cli.md"
+OPTIONS_TABLE = re.compile(r"^\| tool \| option \|.*\n(?:\|.*\n)*", re.M)
 
 
 def observation_table(spec: GameSpec) -> str:
@@ -37,22 +41,32 @@ def updated_page(spec: GameSpec, text: str) -> str:
     return TABLE.sub(lambda _: observation_table(spec), text, count=1)
 
 
+def updated_options_page(text: str) -> str:
+    from card_envs.cli.options import options_table
+
+    if not OPTIONS_TABLE.search(text):
+        raise ValueError(f"no option table in {OPTIONS_PAGE.name}")
+    return OPTIONS_TABLE.sub(lambda _: options_table(), text, count=1)
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = Parser("python -m card_envs.cli.docs_tables", description=__doc__)
     parser.add_argument("--check", action="store_true", help="only report pages that are out of date")
     args = parser.parse_args(argv)
     stale = []
-    for name, page in documented_games().items():
+    pages = [
+        (page, lambda text, name=name: updated_page(game_specs()[name], text))
+        for name, page in documented_games().items()
+    ]
+    for page, update in [*pages, (OPTIONS_PAGE, updated_options_page)]:
         text = page.read_text()
-        new = updated_page(game_specs()[name], text)
+        new = update(text)
         if new != text:
             stale.append(page.name)
             if not args.check:
                 page.write_text(new)
     verb = "out of date" if args.check else "rewritten"
-    print(f"{verb}: {', '.join(stale)}" if stale else "observation tables up to date")
+    print(f"{verb}: {', '.join(stale)}" if stale else "tables up to date")
     return 1 if stale and args.check else 0
 
 

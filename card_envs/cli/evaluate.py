@@ -21,13 +21,20 @@ import argparse
 import sys
 from pathlib import Path
 
-from card_envs.cli.args import add_game_arguments, fail, game_rules, lineup
+from card_envs.cli.args import (
+    Parser,
+    add_game_arguments,
+    check_output_folder,
+    fail,
+    game_rules,
+    lineup,
+    whole,
+)
+from card_envs.core.processes import exit_on_sigterm
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="evaluate.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = Parser("evaluate.py", description=__doc__)
     add_game_arguments(parser, game_default=None, players_default=None)
     who = parser.add_mutually_exclusive_group(required=True)
     who.add_argument("--agents", type=lineup, help="one spec per seat, comma-separated")
@@ -40,20 +47,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--opponents",
-        nargs="+",
-        default=["rule", "random"],
-        help="with --model/--policy: the kinds of opponent filling the other seats (default: rule random)",
+        type=lineup,
+        action="append",
+        default=None,
+        help="with --model/--policy: the other seats, one spec for all or one per seat, comma-separated"
+        " as everywhere; repeat it for several line-ups (default: rule, then random)",
     )
-    parser.add_argument(
-        "--games", "--episodes", type=int, default=500, help="games per line-up (default: 500)"
-    )
+    parser.add_argument("--games", "--episodes", type=whole(1), default=500, help="games per line-up")
     parser.add_argument(
         "--pool-copies",
         action="store_true",
         help="an agent named more than once in --agents is one agent, judged per game over its seats"
         " (a head-to-head: --agents greedy:A,greedy:B,greedy:A,greedy:B)",
     )
-    parser.add_argument("--workers", type=int, default=None, help="worker processes (default: the CPUs)")
+    parser.add_argument("--workers", type=whole(1), default=None, help="worker processes (default: the CPUs)")
     parser.add_argument("--out", type=Path, help="write results.json, report.md and PNG plots here")
     parser.add_argument(
         "--record",
@@ -75,6 +82,7 @@ def report_progress(done: int, games: int) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)
+    exit_on_sigterm()
 
     from card_envs.agents.runs import run_settings
     from card_envs.evaluation.report import write_report
@@ -97,12 +105,22 @@ def main(argv: list[str] | None = None) -> None:
     else:
         args.players = args.players or 4
         first = f"{'model' if args.sample else 'greedy'}:{args.model}" if args.model else args.policy
-        lineups = [[first, *[kind] * (args.players - 1)] for kind in args.opponents]
+        opponents = args.opponents or [["rule"], ["random"]]
+        others = args.players - 1
+        for seats in opponents:
+            if len(seats) not in (1, others):
+                fail(parser, f"--opponents {','.join(seats)}: needs 1 spec or {others} (one per other seat)")
+        lineups = [[first, *(seats * others if len(seats) == 1 else seats)] for seats in opponents]
+    for entries in lineups:
+        if "self" in entries:
+            fail(
+                parser,
+                "'self' is a training opponent (the learner's past snapshots);"
+                " evaluate a trained run with greedy:PATH",
+            )
     rules = game_rules(parser, args)
-    if args.games < 1:
-        fail(parser, f"--games must be >= 1, got {args.games}")
-    if args.workers is not None and args.workers < 1:
-        fail(parser, f"--workers must be >= 1, got {args.workers}")
+    check_output_folder(parser, args.out, "--out")
+    check_output_folder(parser, args.record, "--record")
 
     results = []
     for number, entries in enumerate(lineups, start=1):

@@ -18,6 +18,7 @@ import sys
 import numpy as np
 
 from card_envs.cli.args import (
+    Parser,
     add_game_arguments,
     check_seat_argument,
     fail,
@@ -26,14 +27,11 @@ from card_envs.cli.args import (
     policies_for,
 )
 from card_envs.core.colors import use_color
+from card_envs.core.processes import exit_on_sigterm
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m card_envs.cli.play",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = Parser("python -m card_envs.cli.play", description=__doc__)
     add_game_arguments(parser)
     parser.set_defaults(seed=None)
     parser.add_argument(
@@ -51,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)
+    exit_on_sigterm()
 
     from card_envs.cli.console import PlayerQuitError, play_against
 

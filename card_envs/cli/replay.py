@@ -1,15 +1,18 @@
-"""Replay a game record move by move: ``python -m card_envs.cli.replay FILE [--table]``.
+"""Replay a game record move by move: python -m card_envs.cli.replay FILE [--table].
 
-The library call is :func:`card_envs.records.replay` (also ``card_envs.replay(path)``):
-it plays the record again and checks every state against it.
+The record is played again and every state checked against it (the library call:
+card_envs.replay(path)). Exit codes: 0 every state matched, 1 the record does not replay,
+2 a bad argument (no such file).
 """
 
 from __future__ import annotations
 
-import argparse
 import sys
+from pathlib import Path
 
+from card_envs.cli.args import Parser, fail
 from card_envs.core.game import CardGame
+from card_envs.core.processes import exit_on_sigterm
 from card_envs.records.record import Move, RecordError, read_record, replay
 
 
@@ -41,18 +44,29 @@ def print_replay(path: str, table: bool = False, check_version: bool = True) -> 
     return game
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m card_envs.cli.replay", description=__doc__)
+def build_parser() -> Parser:
+    parser = Parser("python -m card_envs.cli.replay", description=__doc__)
     parser.add_argument("file", help="a game record (.jsonl), e.g. from evaluate.py --record DIR")
     parser.add_argument("--table", action="store_true", help="show the full table after every move")
     parser.add_argument(
         "--any-version", action="store_true", help="replay a record from another card_envs version"
     )
+    return parser
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = build_parser()
     args = parser.parse_args(argv)
+    exit_on_sigterm()
+    if not Path(args.file).is_file():
+        fail(
+            parser,
+            f"no record at {args.file} (a .jsonl file from evaluate.py --record or an env's record_dir)",
+        )
     try:
         print_replay(args.file, args.table, check_version=not args.any_version)
-    except RecordError as error:
-        print(f"error: {error}", file=sys.stderr)
+    except RecordError as error:  # the record does not replay: a failed check, not a usage error
+        print(f"{parser.prog}: {error}", file=sys.stderr)
         raise SystemExit(1) from None
     except BrokenPipeError:  # e.g. piped into head
         raise SystemExit(0) from None

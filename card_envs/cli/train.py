@@ -19,17 +19,47 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from card_envs.agents.runs import is_finished
-from card_envs.cli.args import add_game_arguments, fail, game_rules, lineup
+from card_envs.cli.args import (
+    Parser,
+    add_game_arguments,
+    fail,
+    game_rules,
+    lineup,
+    non_negative,
+    positive,
+    whole,
+)
+from card_envs.core.processes import exit_on_sigterm
 
 if TYPE_CHECKING:
     from card_envs.integrations.rllib_settings import RllibSettings
     from card_envs.training.settings import TableSettings, TrainSettings
 
 
+def per_game(name: str) -> str:
+    """The help text's default of a PPO option: DEFAULT_PPO's value, tuned per game and after imitation."""
+    from card_envs.training.settings import DEFAULT_PPO
+
+    value = DEFAULT_PPO[name]
+    shown = ",".join(map(str, value)) if isinstance(value, list) else value
+    return f"(default: {shown}; some games and imitated starts tune it: docs/learning.md)"
+
+
+def layer_widths(text: str) -> list[int]:
+    """``"256,256"`` -> ``[256, 256]``: hidden layer widths, each at least 1."""
+    try:
+        widths = [int(x) for x in text.split(",")]
+    except ValueError:
+        widths = []
+    if not widths or min(widths) < 1:
+        raise argparse.ArgumentTypeError(
+            f"must be widths >= 1 separated by commas, e.g. 256,256, got {text!r}"
+        )
+    return widths
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="train.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
-    )
+    parser = Parser("train.py", description=__doc__)
     add_game_arguments(parser)
     parser.add_argument(
         "--opponents",
@@ -38,12 +68,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="one spec for every other seat or one per seat, comma-separated: rule, rule:KNOB=VALUE,"
         " random, model:PATH, self (default: rule)",
     )
-    parser.add_argument("--timesteps", type=int, default=50_000, help="learner decisions (default: 50000)")
     parser.add_argument(
-        "--max-minutes", type=float, default=None, help="stop after this much wall time, imitation included"
+        "--timesteps", type=whole(1), default=50_000, help="learner decisions (PPO ends its last rollout)"
     )
     parser.add_argument(
-        "--envs", type=int, default=2, help="env worker processes, or games with --vectorized (default: 2)"
+        "--max-minutes",
+        type=positive,
+        default=None,
+        help="stop after this much wall time, imitation included (default: no limit)",
+    )
+    parser.add_argument(
+        "--envs", type=whole(1), default=2, help="env worker processes, or games with --vectorized"
     )
     parser.add_argument(
         "--vectorized",
@@ -56,7 +91,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--force", action="store_true", help="replace an existing run in --out")
     parser.add_argument(
-        "--shaping", type=float, default=None, help="weight of the dense progress reward (default: per game)"
+        "--shaping",
+        type=non_negative,
+        default=None,
+        help="weight of the dense progress reward (default: per game)",
     )
     parser.add_argument(
         "--mask-in-observation",
@@ -78,35 +116,44 @@ def build_parser() -> argparse.ArgumentParser:
         " a teacher, e.g. self-play after training against rule-based players",
     )
     parser.add_argument(
-        "--imitation-steps", type=int, default=None, help="teacher decisions to imitate (default: per game)"
+        "--imitation-steps",
+        type=whole(1),
+        default=None,
+        help="teacher decisions to imitate (default: per game)",
     )
     parser.add_argument(
-        "--imitation-epochs", type=int, default=None, help="passes over them (default: per game)"
+        "--imitation-epochs", type=whole(1), default=None, help="passes over them (default: per game)"
     )
     parser.add_argument(
         "--imitation-smoothing",
-        type=float,
+        type=non_negative,
         default=None,
         help="share of the imitation target spread over the legal actions, so PPO can still move"
         " the policy (default: 0)",
     )
     ppo = parser.add_argument_group("PPO")
-    ppo.add_argument("--n-steps", type=int, help="rollout steps per env and update")
-    ppo.add_argument("--batch-size", type=int)
-    ppo.add_argument("--epochs", type=int, dest="n_epochs")
-    ppo.add_argument("--lr", type=float, dest="learning_rate")
-    ppo.add_argument("--gamma", type=float)
-    ppo.add_argument("--ent-coef", type=float)
-    ppo.add_argument("--net-arch", type=lambda t: [int(x) for x in t.split(",")], help="e.g. 256,256")
-    runs = parser.add_argument_group("run")
-    runs.add_argument("--eval-every", type=int, default=50_000, help="steps between evaluations")
-    runs.add_argument("--eval-games", type=int, default=100, help="games per periodic evaluation")
-    runs.add_argument("--final-games", type=int, default=300, help="games of the final evaluation")
-    runs.add_argument("--checkpoint-every", type=int, default=50_000)
-    runs.add_argument("--snapshot-every", type=int, default=20_000, help="self-play: steps between snapshots")
-    runs.add_argument(
-        "--threads", type=int, default=1, help="torch and numba threads per process (default: 1)"
+    ppo.add_argument(
+        "--n-steps", type=whole(1), help=f"rollout steps per env and update {per_game('n_steps')}"
     )
+    ppo.add_argument("--batch-size", type=whole(1), help=f"minibatch size {per_game('batch_size')}")
+    ppo.add_argument(
+        "--epochs", type=whole(1), dest="n_epochs", help=f"passes per update {per_game('n_epochs')}"
+    )
+    ppo.add_argument(
+        "--lr", type=non_negative, dest="learning_rate", help=f"learning rate {per_game('learning_rate')}"
+    )
+    ppo.add_argument("--gamma", type=non_negative, help=f"discount factor, at most 1 {per_game('gamma')}")
+    ppo.add_argument("--ent-coef", type=non_negative, help=f"entropy bonus {per_game('ent_coef')}")
+    ppo.add_argument("--net-arch", type=layer_widths, help=f"hidden layer widths {per_game('net_arch')}")
+    runs = parser.add_argument_group("run")
+    runs.add_argument("--eval-every", type=whole(1), default=50_000, help="steps between evaluations")
+    runs.add_argument("--eval-games", type=whole(1), default=100, help="games per periodic evaluation")
+    runs.add_argument("--final-games", type=whole(1), default=300, help="games of the final evaluation")
+    runs.add_argument("--checkpoint-every", type=whole(1), default=50_000, help="steps between checkpoints")
+    runs.add_argument(
+        "--snapshot-every", type=whole(1), default=20_000, help="self-play: steps between snapshots"
+    )
+    runs.add_argument("--threads", type=whole(1), default=1, help="torch and numba threads per process")
     backend = parser.add_argument_group("backend")
     backend.add_argument(
         "--backend",
@@ -116,7 +163,10 @@ def build_parser() -> argparse.ArgumentParser:
         " (pip install 'card-envs[rllib]'; --opponents self trains one policy for every seat)",
     )
     backend.add_argument(
-        "--env-runners", type=int, default=0, help="rllib: env runner processes (0: sample in the driver)"
+        "--env-runners",
+        type=whole(0),
+        default=0,
+        help="rllib: env runner processes (0: sample in the driver)",
     )
     backend.add_argument(
         "--address", default=None, help="rllib: a running Ray cluster to join, e.g. 127.0.0.1:6379"
@@ -179,6 +229,7 @@ def check_backend_options(args: argparse.Namespace) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)
+    exit_on_sigterm()
     rules = game_rules(parser, args)
     from card_envs.training.run import prepare_run_dir, train
 

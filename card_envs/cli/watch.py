@@ -14,22 +14,21 @@ import argparse
 import sys
 
 from card_envs.cli.args import (
+    Parser,
     add_game_arguments,
     check_seat_argument,
     fail,
     lineup,
     new_game,
+    non_negative,
     policies_for,
 )
 from card_envs.core.colors import use_color
+from card_envs.core.processes import exit_on_sigterm
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m card_envs.cli.watch",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = Parser("python -m card_envs.cli.watch", description=__doc__)
     add_game_arguments(parser, players_default=None)
     parser.add_argument(
         "--agents",
@@ -37,7 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="one spec per seat, comma-separated (default: rule at every seat)",
     )
-    parser.add_argument("--pace", type=float, default=1.0, help="seconds between moves (default: 1)")
+    parser.add_argument("--pace", type=non_negative, default=1.0, help="seconds between moves")
     parser.add_argument("--step", action="store_true", help="wait for Enter between moves")
     parser.add_argument("--seat", type=int, default=None, help="show this seat's view (default: every hand)")
     parser.add_argument("--legend", action="store_true", help="explain the card codes first")
@@ -48,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)
+    exit_on_sigterm()
 
     from card_envs.cli.console import PlayerQuitError, watch
 
@@ -55,8 +55,6 @@ def main(argv: list[str] | None = None) -> None:
     specs = args.agents or ["rule"] * args.players
     if len(specs) != args.players:
         fail(parser, f"--agents names {len(specs)} agents for {args.players} seats")
-    if args.pace < 0:
-        fail(parser, f"--pace must be >= 0, got {args.pace}")
     game = new_game(parser, args)
     if args.seat is not None:
         check_seat_argument(parser, args.seat, game)

@@ -7,6 +7,7 @@ one of these, so every game rejects bad input with the same kind of message.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import numpy as np
@@ -88,3 +89,17 @@ def check_card_counts(name: str, counts: Iterable[int], deck: Iterable[int], exa
     if wrong:
         shown = ", ".join(f"kind {k}: {held[k]} of {full[k]}" for k in wrong[:6])
         raise ValueError(f"{name} are not conserved ({shown})")
+
+
+def check_writable_dir(path: str | Path, name: str = "folder") -> Path:
+    """Create the folder ``path`` (and its parents) and check that a file can be written in it;
+    else ValueError naming it, so a long run never fails at its end for want of a place to write."""
+    path = Path(path)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / ".card_envs_write_check"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as error:
+        raise ValueError(f"{name}: cannot write to {path}: {error.strerror or error}") from None
+    return path

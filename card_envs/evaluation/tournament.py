@@ -14,10 +14,8 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import nullcontext
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +23,7 @@ import numpy as np
 
 from card_envs.agents.specs import PolicySpec, make_policy, spec_label
 from card_envs.core.policy import Policy
+from card_envs.core.processes import worker_pool
 from card_envs.core.ranking import rank_rewards
 from card_envs.core.registry import game_class, game_spec, register
 from card_envs.core.spec import GameSpec
@@ -255,11 +254,7 @@ def tournament(
     ]
     start = time.perf_counter()
     records: list[GameRecord] = []
-    with (
-        ProcessPoolExecutor(workers, mp_context=get_context("spawn"))
-        if workers > 1
-        else nullcontext() as pool
-    ):
+    with worker_pool(workers) if workers > 1 else nullcontext() as pool:
         parts = pool.map(_play_chunk, chunks) if pool is not None else map(_play_chunk, chunks)
         for part in parts:
             records += part

@@ -21,18 +21,26 @@ if TYPE_CHECKING:
 
 class ProgressLines(BaseCallback):
     """Recent games on the true rank reward: logged for TensorBoard, and printed as lines
-    (every twentieth of the run) when there is no progress bar, e.g. in CI or a log file."""
+    (about twenty a run) when there is no progress bar, e.g. in CI or a log file.
+
+    PPO always ends its last rollout, so a run makes ``total`` steps rounded up to whole
+    rollouts (``n_steps`` per env): the lines count towards that.
+    """
+
+    LINES = 20
 
     def __init__(self, total: int, quiet: bool = False, window: int = 200) -> None:
         super().__init__()
         self.total, self.quiet = total, quiet
-        self.every = max(1, total // 20)
         self.rewards: deque[float] = deque(maxlen=window)
         self.wins: deque[bool] = deque(maxlen=window)
-        self.next_line = self.every
 
     def _on_training_start(self) -> None:
         self.start = time.perf_counter()
+        rollout = int(getattr(self.model, "n_steps", 1)) * int(self.model.n_envs)
+        self.total = -(-self.total // rollout) * rollout
+        self.every = max(1, self.total // self.LINES)
+        self.next_line = self.every
 
     def _on_step(self) -> bool:
         for done, info in zip(self.locals["dones"], self.locals["infos"], strict=True):
@@ -43,7 +51,7 @@ class ProgressLines(BaseCallback):
             self.logger.record("rollout/rank_reward", float(np.mean(self.rewards)))
             self.logger.record("rollout/win_rate", float(np.mean(self.wins)))
         if not self.quiet and self.num_timesteps >= self.next_line:
-            self.next_line += self.every
+            self.next_line = (self.num_timesteps // self.every + 1) * self.every
             print(self.line(), flush=True)
         return True
 

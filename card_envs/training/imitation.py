@@ -13,8 +13,6 @@ beside it (docs/learning.md), so what PPO added is visible.
 
 from __future__ import annotations
 
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +22,7 @@ import torch.nn.functional as F
 
 from card_envs.agents.envs import make_env
 from card_envs.agents.specs import make_policy
+from card_envs.core.processes import worker_pool
 
 
 @dataclass
@@ -98,8 +97,7 @@ def collect(
     share = -(-steps // workers)
     if workers == 1:
         return play_teacher(env_kwargs, teacher, share, gamma, seed)
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+    with worker_pool(workers) as pool:
         jobs = [
             pool.submit(play_teacher, env_kwargs, teacher, share, gamma, seed + i) for i in range(workers)
         ]

@@ -37,6 +37,7 @@ from card_envs.agents.envs import make_batched_env, make_env
 from card_envs.agents.model import model_path
 from card_envs.agents.networks import ScaledObservation
 from card_envs.agents.runs import MODEL_FILE, RLLIB_CHECKPOINT_DIR, SETTINGS_FILE, is_finished
+from card_envs.core.checks import check_writable_dir
 from card_envs.training.callbacks import EvaluationLog, ProgressLines, SelfPlaySnapshots, TimeLimit
 from card_envs.training.imitation import collect, imitate
 from card_envs.training.sb3_vec import BatchedVecEnv
@@ -106,7 +107,7 @@ def prepare_run_dir(out: str | Path, force: bool) -> Path:
     out = Path(out)
     if is_finished(out) and not force:
         raise FileExistsError(f"{out} already holds a trained model; pass force=True (--force) to replace it")
-    check_writable_dir(out)
+    check_writable_dir(out, "out")
     stale_files = (MODEL_FILE, SETTINGS_FILE, RLLIB_CHECKPOINT_DIR, "checkpoints", "tb", EVALUATIONS_FILE)
     for name in (*stale_files, "imitation.json"):
         stale = out / name
@@ -115,17 +116,6 @@ def prepare_run_dir(out: str | Path, force: bool) -> Path:
         elif stale.exists():
             stale.unlink()
     return out
-
-
-def check_writable_dir(path: Path) -> None:
-    """Create ``path`` and check that files can be written in it, or ValueError in one sentence."""
-    try:
-        path.mkdir(parents=True, exist_ok=True)
-        probe = path / ".card_envs_write_check"
-        probe.write_text("")
-        probe.unlink()
-    except OSError as error:
-        raise ValueError(f"cannot write to {path}: {error.strerror or error}") from None
 
 
 def train(

@@ -1,0 +1,63 @@
+"""Every option of every tool refuses a bad value before any work: one line, exit code 2.
+
+The rows come from docs/cli.md's table, which is the tools' own parsers
+(card_envs.cli.options): an option added to a tool gets a row, and a row gets this test.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from card_envs.cli import evaluate, play, replay, train, watch
+from card_envs.cli.docs_tables import OPTIONS_PAGE, updated_options_page
+from card_envs.cli.options import OptionRow, option_rows
+
+MAINS = {"train.py": train.main, "evaluate.py": evaluate.main, "play": play.main, "watch": watch.main}
+MAINS["replay"] = replay.main
+#: what each tool needs besides the option under test to get past its own required arguments
+BASE = {"evaluate.py": ["--policy", "rule"], "replay": ["{record}"]}
+REFUSED_ROWS = [row for row in option_rows() if row.refused]
+
+
+def test_the_docs_table_is_the_parsers_own():
+    text = OPTIONS_PAGE.read_text()
+    assert updated_options_page(text) == text, "run: python3 tasks.py docs"
+
+
+def test_every_option_but_the_flags_has_a_refused_value():
+    flags = {row.option for row in option_rows() if row.check == "a flag"}
+    assert all(row.refused or row.option in flags for row in option_rows())
+
+
+def argv_for(row: OptionRow, tmp_path) -> list[str]:
+    record = tmp_path / "game.jsonl"
+    record.write_text("{}\n")
+    afile = tmp_path / "afile"
+    afile.write_text("")
+    value = row.refused.replace("{file}", str(afile))
+    base = [arg.replace("{record}", str(record)) for arg in BASE.get(row.tool, [])]
+    if row.tool == "evaluate.py" and row.option in ("--agents", "--model", "--policy"):
+        base = []
+    if row.option == "file":
+        return [value]
+    return [*base, row.option, value]
+
+
+@pytest.mark.parametrize("row", REFUSED_ROWS, ids=[f"{r.tool} {r.option}" for r in REFUSED_ROWS])
+def test_a_refused_value_stops_the_tool_with_one_line_and_exit_code_2(row, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # the default run directory would be runs/ here
+    argv = argv_for(row, tmp_path)
+    before = sorted(os.listdir(tmp_path))
+    with pytest.raises(SystemExit) as exit_info:
+        MAINS[row.tool](argv)
+    assert exit_info.value.code == 2
+    out, err = capsys.readouterr()
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and ": error: " in lines[0], err
+    name = row.option.lstrip("-")
+    named = {row.option, name, name.replace("-", "_"), name.replace("-", " "), *row.refused.split(",")}
+    assert any(word in lines[0] for word in named if word), lines[0]
+    assert sorted(os.listdir(tmp_path)) == before  # nothing written
+    assert "Training" not in out and "games" not in out  # no work started

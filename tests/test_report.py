@@ -54,6 +54,7 @@ def test_the_terminal_tables_are_titled_with_the_line_up_and_label_every_figure(
         "1.00",
         "2.00",
     ]
+    assert "40 games of 3-player climb, seats rotated, seed 0; 0 truncated;" in text
     assert WIN_DEFINITION in flat(text) and "small sample" not in text
 
 

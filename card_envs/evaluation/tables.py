@@ -96,16 +96,14 @@ def notes(result: TournamentResult) -> list[str]:
     """What the figures mean, one paragraph each."""
     n = result.num_players
     lines = [
-        f"{_games(result.games)}, seats rotated, seed {result.seed}; {result.truncated} truncated;"
-        f" {result.steps / max(result.seconds, 1e-9):,.0f} steps/s.",
+        f"{_games(result.games)} of {table_name(result)}, seats rotated, seed {result.seed};"
+        f" {result.truncated} truncated; {result.steps / max(result.seconds, 1e-9):,.0f} steps/s.",
         win_definition(result),
-    ]
-    lines.append(
         f"95% intervals in brackets: Wilson for the rates; percentile bootstrap ({RESAMPLES:,}"
         f" resamples of the games) for the mean reward (-1 to +1) and the mean rank (1 to {n})."
         f" Equal share: mean reward 0; win rate 1/{n} (k/{n} for an agent playing k seats)."
-        " Rating: openskill mu - 3 sigma."
-    )
+        " Rating: openskill mu - 3 sigma.",
+    ]
     if any(a.games < SMALL_SAMPLE for a in result.agents):
         lines.append(
             f"* Fewer than {SMALL_SAMPLE} games: a small sample. Its mean intervals are not the"

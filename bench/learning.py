@@ -207,7 +207,10 @@ def bench_game(game: str, args: argparse.Namespace, runs: Path, out_dir: Path) -
         out_dir / f"{name}-win_rates.png",
     )
     curves = {run: [start_dir / CURVE, runs / f"{name}-{run}" / CURVE] for run in ("rule", "self")}
-    plot_learning_curve(curves, out_dir / f"{name}-curve.png")
+    curve_title = (
+        f"{players}-player {game}: the rule-trained and self-play runs vs {players - 1} rule-based players"
+    )
+    plot_learning_curve(curves, out_dir / f"{name}-curve.png", curve_title)
     return out
 
 

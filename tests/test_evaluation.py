@@ -7,7 +7,14 @@ import math
 
 import pytest
 
-from card_envs.evaluation.stats import League, mean_interval, wilson_interval
+from card_envs.evaluation.stats import (
+    SMALL_SAMPLE,
+    League,
+    bounded_mean_interval,
+    mean_interval,
+    wilson_bound,
+    wilson_interval,
+)
 from card_envs.evaluation.tournament import tournament
 
 
@@ -29,6 +36,70 @@ def test_mean_interval_is_students_t():
     assert estimate.value == 2.5
     assert (estimate.low, estimate.high) == pytest.approx((2.5 - 2.0543, 2.5 + 2.0543), abs=1e-3)
     assert mean_interval([0.5, 0.5]).low == mean_interval([0.5, 0.5]).high == 0.5
+
+
+def test_small_samples_of_a_bounded_mean_get_the_wilson_bound_of_the_rescaled_mean():
+    z = 1.959964
+    # three games all won (reward 1 of -1..1): rescaled mean 1, Wilson low n / (n + z²)
+    estimate = bounded_mean_interval([1.0, 1.0, 1.0], -1.0, 1.0)
+    assert (estimate.value, estimate.high) == (1.0, 1.0)
+    assert estimate.low == pytest.approx(-1 + 2 * 3 / (3 + z * z), abs=1e-6)  # -0.1230
+    assert (estimate.method, estimate.small_sample) == ("wilson bound", True)
+    # ranks 1..4 once each (mean 2.5 of 1..4, rescaled 0.5): half-width z sqrt(1/16 + z²/64) / (1 + z²/4)
+    half = z * math.sqrt(1 / 16 + z * z / 64) / (1 + z * z / 4)
+    estimate = bounded_mean_interval([1, 2, 3, 4], 1.0, 4.0)
+    assert (estimate.low, estimate.high) == pytest.approx(
+        (1 + 3 * (0.5 - half), 1 + 3 * (0.5 + half)), abs=1e-6
+    )
+    one = bounded_mean_interval([4.0], 1.0, 4.0)  # one game, last: 1 + 3 * 1 / (1 + z²)
+    assert (one.value, one.high) == (4.0, 4.0) and one.low == pytest.approx(1 + 3 / (1 + z * z), abs=1e-6)
+    assert wilson_bound(0.35, 20) == pytest.approx(
+        (wilson_interval(7, 20).low, wilson_interval(7, 20).high), abs=1e-9
+    )  # the same Wilson interval as a count's
+
+
+def test_a_sample_of_equal_values_is_not_a_point_however_large():
+    estimate = bounded_mean_interval([1.0] * 100, -1.0, 1.0)  # bootstrap would give 1.00..1.00
+    assert estimate.low == pytest.approx(-1 + 2 * 100 / (100 + 1.959964**2), abs=1e-6)  # 0.9260
+    assert (estimate.high, estimate.method, estimate.small_sample) == (1.0, "wilson bound", False)
+
+
+def test_large_samples_get_the_seeded_percentile_bootstrap():
+    values = [-1.0, 1.0] * 500  # mean 0, sd 1: the normal interval is 0 +- 1.96 / sqrt(1000) = 0.062
+    estimate = bounded_mean_interval(values, -1.0, 1.0)
+    assert estimate.method == "bootstrap" and not estimate.small_sample
+    assert (estimate.low, estimate.high) == pytest.approx((-0.062, 0.062), abs=0.006)
+    assert bounded_mean_interval(values, -1.0, 1.0) == estimate  # same values, same interval
+    assert bounded_mean_interval(values, -1.0, 1.0, seed=1) != estimate
+    assert bounded_mean_interval([1.0, 2.0] * (SMALL_SAMPLE // 2), 1.0, 4.0).method == "bootstrap"
+
+
+def test_bounded_mean_intervals_never_leave_the_range_of_the_figure():
+    import numpy as np
+
+    rng = np.random.default_rng(0)
+    rewards = [1.0, 1 / 3, -1 / 3, -1.0, 2 / 3, 0.0]  # rank rewards of 4 players, ties included
+    for n in [*range(1, 40), 100, 500]:
+        for skew in (0.02, 0.3, 0.9):  # nearly always last, middling, nearly always first
+            chance = np.array([skew, 0.1, 0.1, 1 - skew, 0.05, 0.05])
+            values = rng.choice(rewards, size=n, p=chance / chance.sum())
+            estimate = bounded_mean_interval(values, -1.0, 1.0)
+            assert -1.0 <= estimate.low <= estimate.value <= estimate.high <= 1.0, (n, estimate)
+            assert estimate.low < estimate.high, (n, estimate)
+            assert estimate.small_sample == (n < SMALL_SAMPLE)
+            ranks = bounded_mean_interval((1 - values) * 1.5 + 1, 1.0, 4.0)
+            assert 1.0 <= ranks.low <= ranks.value <= ranks.high <= 4.0, (n, ranks)
+
+
+def test_bad_input_to_a_bounded_mean_is_refused():
+    with pytest.raises(ValueError, match=r"values must lie in \[-1.0, 1.0\]"):
+        bounded_mean_interval([0.5, 1.5], -1.0, 1.0)
+    with pytest.raises(ValueError, match="low < high"):
+        bounded_mean_interval([1.0], 1.0, 1.0)
+    with pytest.raises(ValueError, match="confidence"):
+        bounded_mean_interval([1.0], 0.0, 2.0, confidence=95)
+    empty = bounded_mean_interval([], -1.0, 1.0)
+    assert math.isnan(empty.value) and (empty.low, empty.high) == (-1.0, 1.0)
 
 
 def test_openskill_rating_update_of_one_two_player_game():
@@ -149,6 +220,41 @@ def test_pooled_copies_count_each_game_once_with_the_mean_over_their_seats():
     assert a.win_rate.value == b.win_rate.value == 0.5
     assert a.seat_games == b.seat_games == [1, 1, 1, 1]
     assert a.figures["points"] == pytest.approx(2.5)
+
+
+def test_shared_first_places_are_wins_for_each_but_not_outright_wins():
+    from card_envs.core.ranking import rank_rewards
+    from card_envs.evaluation.tournament import GameRecord, summarise
+
+    def game(ranks):
+        return GameRecord([0, 1, 2, 3], ranks, rank_rewards(ranks), [{}] * 4, 10, False)
+
+    # four games of seats A B C D: A and B share first twice, A wins alone once, C once
+    records = [game([1, 1, 3, 4]), game([1, 1, 4, 3]), game([1, 2, 3, 4]), game([2, 3, 1, 4])]
+    result = summarise("climb", 4, {}, 0, ["A", "B", "C", "D"], records, 1.0)
+    wins = [a.win_rate.value for a in result.agents]
+    outright = [a.outright_win_rate.value for a in result.agents]
+    assert wins == [0.75, 0.5, 0.25, 0.0] and sum(wins) > 1
+    assert outright == [0.25, 0.0, 0.25, 0.0] and sum(outright) <= 1
+    a = result.agents[0].as_json()
+    assert (a["win_rate"]["value"], a["outright_win_rate"]["value"]) == (0.75, 0.25)
+    assert "shared by several players counts as a win for each" in result.as_json()["win_definition"]
+
+
+def test_pooled_copies_sharing_first_place_among_themselves_win_outright():
+    from card_envs.core.ranking import rank_rewards
+    from card_envs.evaluation.tournament import GameRecord, summarise
+
+    def game(ranks):
+        return GameRecord([0, 1, 2, 3], ranks, rank_rewards(ranks), [{}] * 4, 10, False)
+
+    # line-up A, B, A, B: A's two seats share first; then A and B share it; then B alone
+    records = [game([1, 3, 1, 4]), game([1, 1, 3, 4]), game([2, 1, 3, 4])]
+    result = summarise("climb", 4, {}, 0, ["A", "B"], records, 1.0, agent_of=[0, 1, 0, 1])
+    a, b = result.agents
+    assert (a.win_rate.value, a.outright_win_rate.value) == (pytest.approx(2 / 3), pytest.approx(1 / 3))
+    assert (b.win_rate.value, b.outright_win_rate.value) == (pytest.approx(2 / 3), pytest.approx(1 / 3))
+    assert "wins outright if no other agent shares" in result.as_json()["win_definition"]
 
 
 def test_a_head_to_head_with_pooled_copies_is_zero_sum_between_two_agents():

@@ -1,4 +1,4 @@
-"""Evaluate agents in tournaments: win rates, ranks and rewards with 95% intervals, and ratings.
+"""Evaluate agents in tournaments: rewards, win rates and ranks with 95% intervals, and ratings.
 
     python evaluate.py --model runs/uno                      # vs three rule-based, then three random players
     python evaluate.py --agents greedy:runs/uno,rule,rule,random --games 2000
@@ -11,8 +11,14 @@
 Seats rotate so that every agent sits in every seat equally often; games are spread over
 worker processes and the result depends on --seed alone. --model takes a run directory
 (its game, table and rules come from its settings.json) or a saved .zip, and plays its most
-probable legal action (greedy:PATH; --sample: model:PATH, drawn from its distribution). A thin shell
-over card_envs.evaluation.tournament.tournament and card_envs.evaluation.report.write_report.
+probable legal action (greedy:PATH; --sample: model:PATH, drawn from its distribution).
+
+Each line-up prints a table titled with the game, its table and the line-up, the game figures
+per agent, and notes: a win is a first place, a shared one counting for each player sharing
+it (the outright win rate counts first places held alone). --out writes results.json,
+report.md, mean_rewards.png, win_rates.png and, for a run directory, learning_curve.png.
+A thin shell over card_envs.evaluation.tournament.tournament and
+card_envs.evaluation.report.write_report.
 """
 
 from __future__ import annotations
@@ -61,7 +67,9 @@ def build_parser() -> argparse.ArgumentParser:
         " (a head-to-head: --agents greedy:A,greedy:B,greedy:A,greedy:B)",
     )
     parser.add_argument("--workers", type=whole(1), default=None, help="worker processes (default: the CPUs)")
-    parser.add_argument("--out", type=Path, help="write results.json, report.md and PNG plots here")
+    parser.add_argument(
+        "--out", type=Path, help="write results.json, report.md and PNG plots (mean reward, win rate) here"
+    )
     parser.add_argument(
         "--record",
         type=Path,

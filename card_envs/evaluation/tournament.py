@@ -27,7 +27,8 @@ from card_envs.core.processes import worker_pool
 from card_envs.core.ranking import rank_rewards
 from card_envs.core.registry import game_class, game_spec, register
 from card_envs.core.spec import GameSpec
-from card_envs.evaluation.stats import Estimate, League, mean_interval, wilson_interval
+from card_envs.evaluation import tables
+from card_envs.evaluation.stats import SMALL_SAMPLE, Estimate, League, bounded_mean_interval, wilson_interval
 from card_envs.records.record import GameRecorder
 
 
@@ -45,11 +46,15 @@ class GameRecord:
 
 @dataclass(frozen=True)
 class AgentStats:
-    """One line-up entry over the whole tournament."""
+    """One line-up entry over the whole tournament; wins count as
+    :data:`card_envs.evaluation.tables.WIN_DEFINITION` says."""
 
     name: str
     games: int
+    #: first places, shared ones counted for each player sharing them
     win_rate: Estimate
+    #: first places held alone
+    outright_win_rate: Estimate
     mean_rank: Estimate
     mean_reward: Estimate
     rating: float
@@ -61,9 +66,8 @@ class AgentStats:
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"name": self.name, "games": self.games}
-        for key in ("win_rate", "mean_rank", "mean_reward"):
-            est: Estimate = getattr(self, key)
-            out[key] = {"value": est.value, "low": est.low, "high": est.high}
+        for key in ("win_rate", "outright_win_rate", "mean_rank", "mean_reward"):
+            out[key] = getattr(self, key).as_json()
         out |= {"rating": self.rating, "rating_sigma": self.rating_sigma, "seat_games": self.seat_games}
         out["figures"] = self.figures
         return out
@@ -81,30 +85,15 @@ class TournamentResult:
     steps: int
     seconds: float
 
+    @property
+    def title(self) -> str:
+        """The game, its table and the line-up: ``4-player tock, 40 games: rule, random, ...``."""
+        return tables.title(self)
+
     def table(self) -> str:
-        """A terminal table: one row per agent, 95% intervals in brackets."""
-        head = (
-            f"{'agent':<28} {'games':>6}  {'win rate':<22} {'mean rank':<20}"
-            f" {'mean reward':<25} {'rating':>7}"
-        )
-        rows = [head, "-" * len(head)]
-        for a in self.agents:
-            rows.append(
-                f"{a.name[-28:]:<28} {a.games:>6}  {format(a.win_rate, '.1%'):<22}"
-                f" {format(a.mean_rank, '.2f'):<20} {format(a.mean_reward, '+.3f'):<25} {a.rating:>7.2f}"
-            )
-        keys = sorted({k for a in self.agents for k in a.figures})
-        if keys:
-            rows.append("mean at the end of a game: " + ", ".join(keys))
-            for a in self.agents:
-                values = "  ".join(f"{a.figures.get(k, 0.0):.2f}" for k in keys)
-                rows.append(f"  {a.name[-26:]:<26} {values}")
-        rows.append(
-            f"{self.games} games of {self.num_players}-player {self.game}, seats rotated;"
-            f" {self.truncated} truncated; {self.steps / max(self.seconds, 1e-9):,.0f} steps/s."
-            f" Rating: openskill mu - 3 sigma."
-        )
-        return "\n".join(rows)
+        """The terminal tables: titled with the line-up, 95% intervals in brackets, the game
+        figures per agent, and notes saying how wins count and how the intervals are found."""
+        return tables.text(self)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -116,6 +105,9 @@ class TournamentResult:
             "truncated": self.truncated,
             "steps": self.steps,
             "seconds": self.seconds,
+            "title": self.title,
+            "win_definition": tables.win_definition(self),
+            "small_sample_below": SMALL_SAMPLE,
             "agents": [a.as_json() for a in self.agents],
         }
 
@@ -281,35 +273,44 @@ def summarise(
     """One AgentStats per name in ``names``; ``agent_of[e]`` is the agent line-up entry ``e``
     plays for (default: entry ``e`` is agent ``e``). An agent with several seats in a game
     counts that game once: its rank, reward and game figures are the means over its seats,
-    and it won if one of its seats did."""
+    and it won if one of its seats did (:func:`card_envs.evaluation.tables.win_definition`).
+
+    The intervals take one value per game (:func:`bounded_mean_interval`): mean rewards in
+    [-1, 1], mean ranks in [1, N]. Games paired on duplicate deals would pass one value per
+    deal instead."""
     agent_of = list(agent_of) if agent_of is not None else list(range(len(names)))
     league = League()
     per_agent: list[dict[str, list[Any]]] = [
-        {"ranks": [], "rewards": [], "wins": [], "infos": [], "seats": [0] * num_players} for _ in names
+        {"ranks": [], "rewards": [], "wins": [], "outright": [], "infos": [], "seats": [0] * num_players}
+        for _ in names
     ]
     for record in records:
         seats_of: dict[int, list[int]] = {}
         for seat, entry in enumerate(record.entries):
             seats_of.setdefault(agent_of[entry], []).append(seat)
             per_agent[agent_of[entry]]["seats"][seat] += 1
+        winners = {agent for agent, seats in seats_of.items() if min(record.ranks[s] for s in seats) == 1}
         for agent, seats in seats_of.items():
             data = per_agent[agent]
             data["ranks"].append(float(np.mean([record.ranks[s] for s in seats])))
             data["rewards"].append(float(np.mean([record.rewards[s] for s in seats])))
-            data["wins"].append(min(record.ranks[s] for s in seats) == 1)
+            data["wins"].append(agent in winners)
+            data["outright"].append(winners == {agent})
             figures = {k for s in seats for k in record.infos[s]}
             data["infos"].append({k: np.mean([record.infos[s].get(k, 0.0) for s in seats]) for k in figures})
         league.record([names[a] for a in seats_of], [per_agent[a]["ranks"][-1] for a in seats_of])
     stats = []
     for name, data in zip(names, per_agent, strict=True):
         keys = sorted({k for info in data["infos"] for k in info})
+        played = len(data["ranks"])
         stats.append(
             AgentStats(
                 name=name,
-                games=len(data["ranks"]),
-                win_rate=wilson_interval(sum(data["wins"]), len(data["wins"])),
-                mean_rank=mean_interval(data["ranks"]),
-                mean_reward=mean_interval(data["rewards"]),
+                games=played,
+                win_rate=wilson_interval(sum(data["wins"]), played),
+                outright_win_rate=wilson_interval(sum(data["outright"]), played),
+                mean_rank=bounded_mean_interval(data["ranks"], 1.0, float(num_players)),
+                mean_reward=bounded_mean_interval(data["rewards"], -1.0, 1.0),
                 rating=league.ordinal(name),
                 rating_sigma=league.sigma(name),
                 seat_games=data["seats"],

@@ -21,7 +21,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from card_envs.cli.args import add_game_arguments, fail, game_rules, lineup
+from card_envs.cli.args import add_game_arguments, exits_on_missing_extra, fail, game_rules, lineup
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -72,18 +72,22 @@ def report_progress(done: int, games: int) -> None:
         print(f"  {done}/{games} games", file=sys.stderr, flush=True)
 
 
+@exits_on_missing_extra("evaluate.py")
 def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)
 
-    from card_envs.agents.model import run_settings
     from card_envs.evaluation.report import write_report
     from card_envs.evaluation.tournament import tournament
 
-    try:
-        saved = run_settings(args.model) if args.model else None
-    except ValueError as error:
-        fail(parser, str(error))
+    saved = None
+    if args.model:  # (rule-only line-ups need no torch)
+        from card_envs.agents.model import run_settings
+
+        try:
+            saved = run_settings(args.model)
+        except ValueError as error:
+            fail(parser, str(error))
     if saved:  # the run's own table unless told otherwise
         args.game = args.game or saved["game"]
         args.players = args.players or saved["num_players"]

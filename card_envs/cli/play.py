@@ -20,6 +20,7 @@ import numpy as np
 from card_envs.cli.args import (
     add_game_arguments,
     check_seat_argument,
+    exits_on_missing_extra,
     fail,
     lineup,
     new_game,
@@ -48,6 +49,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@exits_on_missing_extra("python -m card_envs.cli.play")
 def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)

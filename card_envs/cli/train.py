@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from card_envs.cli.args import add_game_arguments, fail, game_rules, lineup
+from card_envs.cli.args import add_game_arguments, exits_on_missing_extra, fail, game_rules, lineup
 
 if TYPE_CHECKING:
     from card_envs.training.run import TrainSettings
@@ -128,6 +128,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@exits_on_missing_extra("train.py")
 def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -44,9 +44,14 @@ def without(modules: list[str], code: str, tmp_path: Path) -> subprocess.Complet
         REFUSED = []  # (module, the module that tried to import it), even where that was caught:
         # a library may probe one (numba tries scipy), card_envs must not
 
-        def importer():
+        IMPORTLIB = ("importlib",)
+
+        def in_machinery(frame):
+            return frame.f_code.co_filename.startswith("<frozen") or frame.f_globals["__name__"] in IMPORTLIB
+
+        def importer():  # the module of the first frame outside the import machinery
             frame = sys._getframe(2)
-            while frame.f_code.co_filename.startswith("<frozen") or frame.f_globals["__name__"] == "importlib":
+            while in_machinery(frame):
                 frame = frame.f_back
             return frame.f_globals["__name__"]
 

@@ -8,6 +8,7 @@ sees the same ``ModuleNotFoundError``).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
@@ -223,9 +224,14 @@ def _names(requirements: list[str], optional: dict[str, list[str]]) -> set[str]:
     return names
 
 
+@functools.cache
+def _distributions() -> dict[str, list[str]]:
+    return packages_distributions()  # reads every installed distribution's file list
+
+
 def _distribution(module: str) -> str:
     """The installed distribution that provides the top-level ``module``."""
-    return canonicalize_name(packages_distributions()[module][0])
+    return canonicalize_name(_distributions()[module][0])
 
 
 def test_each_extra_installs_the_modules_the_code_expects_of_it():

@@ -20,6 +20,7 @@ from typing import Any
 
 from card_envs.agents.registry import rule_agent_spec
 from card_envs.agents.runs import check_trained_run
+from card_envs.core.extras import require
 from card_envs.core.policy import Policy, RandomAgent
 from card_envs.core.registry import game_class
 
@@ -77,6 +78,8 @@ def make_policy(spec: PolicySpec, game: str, num_players: int, **knobs: Any) -> 
     if not isinstance(spec, str):
         raise ValueError(f"a policy spec must be a string or a Policy, got {spec!r}")
     kind, _, path = spec.partition(":")
+    if kind in ("model", "greedy") or spec == "self":
+        require("train", f"the policy {spec!r}")
     if kind in ("model", "greedy"):
         from card_envs.agents.model import load_model
 

@@ -7,13 +7,15 @@ what it allows, and exit code 2 (:class:`Parser`); ``--help`` gives every option
 from __future__ import annotations
 
 import argparse
+import functools
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, ParamSpec, TypeVar
 
 from card_envs.agents.specs import make_policy, parse_value, spec_label
 from card_envs.core.checks import check_writable_dir
+from card_envs.core.extras import extra_providing, missing_extra_message
 from card_envs.core.game import CardGame
 from card_envs.core.policy import Policy
 from card_envs.core.registry import game_class, game_specs
@@ -133,6 +135,32 @@ def add_game_arguments(
 def fail(parser: argparse.ArgumentParser, message: str) -> NoReturn:
     """Stop with one line naming the problem and exit code 2 (a usage error, not a traceback)."""
     parser.exit(2, f"{parser.prog}: error: {message}\n")
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def exits_on_missing_extra(prog: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
+    """Wrap a tool's ``main``: a module of an optional extra that is not installed ends the tool
+    with one line naming the extra that installs it, and exit code 2, not a traceback."""
+
+    def wrap(main: Callable[P, R]) -> Callable[P, R]:
+        @functools.wraps(main)
+        def run(*args: P.args, **kwargs: P.kwargs) -> R:
+            try:
+                return main(*args, **kwargs)
+            except ModuleNotFoundError as error:
+                module = (error.name or "").partition(".")[0]
+                extra = extra_providing(module)
+                if extra is None:
+                    raise
+                print(missing_extra_message(prog, extra, module), file=sys.stderr)
+                raise SystemExit(2) from None
+
+        return run
+
+    return wrap
 
 
 def game_rules(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from card_envs.cli.args import (
     Parser,
     add_game_arguments,
     check_output_folder,
+    exits_on_missing_extra,
     fail,
     game_rules,
     lineup,
@@ -87,6 +88,7 @@ def report_progress(done: int, games: int) -> None:
         print(f"  {done}/{games} games", file=sys.stderr, flush=True)
 
 
+@exits_on_missing_extra("evaluate.py")
 def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -21,6 +21,7 @@ from card_envs.cli.args import (
     Parser,
     add_game_arguments,
     check_seat_argument,
+    exits_on_missing_extra,
     fail,
     lineup,
     new_game,
@@ -46,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@exits_on_missing_extra("python -m card_envs.cli.play")
 def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)

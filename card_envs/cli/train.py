@@ -22,6 +22,7 @@ from card_envs.agents.runs import is_finished
 from card_envs.cli.args import (
     Parser,
     add_game_arguments,
+    exits_on_missing_extra,
     fail,
     game_rules,
     lineup,
@@ -226,6 +227,7 @@ def check_backend_options(args: argparse.Namespace) -> None:
         raise ValueError("--vectorized is for --backend sb3")
 
 
+@exits_on_missing_extra("train.py")
 def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)

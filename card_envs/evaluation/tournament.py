@@ -12,6 +12,7 @@ worker processes.
 from __future__ import annotations
 
 import os
+import sys
 import time
 from collections.abc import Callable, Sequence
 from contextlib import nullcontext
@@ -162,13 +163,12 @@ def seating(i: int, n: int, seed: int) -> list[int]:
 
 
 def _play_chunk(chunk: _Chunk) -> list[GameRecord]:
-    import torch
-
-    torch.set_num_threads(1)  # one thread per process: model policies run small networks
     register(chunk.game)
     game = chunk.game.engine_class().from_rules(chunk.num_players, **chunk.rules)
     n = game.num_players
     agents = [make_policy(spec, game.name, n) for spec in chunk.lineup]
+    if "torch" in sys.modules:  # a model policy: one thread per process, they run small networks
+        sys.modules["torch"].set_num_threads(1)  # (a rule-only line-up never imports torch)
     recorder = game.recorder = GameRecorder(chunk.record_dir) if chunk.record_dir else None
     records = []
     for i in range(chunk.first, chunk.first + chunk.count):

@@ -2,3 +2,7 @@
 
 :func:`card_envs.training.run.train` is what ``train.py`` calls.
 """
+
+from card_envs.core.extras import require
+
+require("train", "card_envs.training")

@@ -18,7 +18,7 @@ from numba import njit
 from card_envs.agents.chipit.rules import ChipItRuleAgent
 from card_envs.batched.policy import BatchedTwin
 from card_envs.batched.sampling import random_legal
-from card_envs.core.compiled import refresh_compiled_cache
+from card_envs.core.compiled import key_compiled_cache
 from card_envs.games.chipit import cards as C
 from card_envs.games.chipit import encoding as E
 from card_envs.games.chipit import kernels as B
@@ -32,7 +32,7 @@ from card_envs.games.chipit.cards import (
 )
 from card_envs.games.chipit.kernels import DIVIDES, FACE_ARR, _cost, _play_costs, _purple_sum
 
-refresh_compiled_cache(__file__, B.__file__, C.__file__, E.__file__)
+key_compiled_cache(__name__, B.__file__, C.__file__, E.__file__)
 
 UNITS_PHASE = E.PHASES.index("units")
 CARDS_PHASE = E.PHASES.index("cards")

@@ -9,7 +9,7 @@ from numba import njit
 
 from card_envs.agents.tock.rules import TARGETS
 from card_envs.batched.policy import BatchedTwin
-from card_envs.core.compiled import refresh_compiled_cache
+from card_envs.core.compiled import key_compiled_cache
 from card_envs.games.tock import encoding
 from card_envs.games.tock.encoding import (
     CENTRE,
@@ -22,7 +22,7 @@ from card_envs.games.tock.encoding import (
     PASS,
 )
 
-refresh_compiled_cache(__file__, encoding.__file__)
+key_compiled_cache(__name__, encoding.__file__)
 FEWEST, MOST, NEAREST, RANDOM = (
     TARGETS.index(t) for t in ("fewest_cards", "most_cards", "nearest", "random")
 )

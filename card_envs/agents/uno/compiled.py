@@ -9,12 +9,12 @@ from numba import njit
 
 from card_envs.agents.uno.rules import UnoRuleAgent
 from card_envs.batched.policy import BatchedTwin
-from card_envs.core.compiled import refresh_compiled_cache
+from card_envs.core.compiled import key_compiled_cache
 from card_envs.games.uno import cards as C
 from card_envs.games.uno import encoding as E
 from card_envs.games.uno.kernels import POINTS
 
-refresh_compiled_cache(__file__, C.__file__, E.__file__)
+key_compiled_cache(__name__, C.__file__, E.__file__)
 
 
 @njit(cache=True)

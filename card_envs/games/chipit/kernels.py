@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from card_envs.core.compiled import refresh_compiled_cache
+from card_envs.core.compiled import key_compiled_cache
 from card_envs.games.chipit import cards, engine, state
 from card_envs.games.chipit import encoding as E
 from card_envs.games.chipit.cards import (
@@ -42,7 +42,7 @@ from card_envs.games.chipit.cards import (
 from card_envs.games.chipit.engine import ChipItGame
 from card_envs.games.chipit.state import Build, LastPlay, Shown, Table, Turn
 
-refresh_compiled_cache(__file__, cards.__file__, E.__file__, engine.__file__, state.__file__)
+key_compiled_cache(__name__, cards.__file__, E.__file__, engine.__file__, state.__file__)
 
 LEAD, ANSWER, UNITS_PHASE, CARDS_PHASE, OVER = range(len(E.PHASES))
 TURN_KINDS = ("pass", "lead", "answer")

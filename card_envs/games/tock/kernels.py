@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
-from card_envs.core.compiled import refresh_compiled_cache
+from card_envs.core.compiled import key_compiled_cache
 from card_envs.games.tock import cards, encoding, engine
 from card_envs.games.tock import state as S
 from card_envs.games.tock.cards import MAX_ROWS, NUM_CARDS, ROW_END, full_deck
@@ -28,7 +28,7 @@ from card_envs.games.tock.encoding import ACTION_KINDS, CENTRE, DRAW, LAYOUT, MA
 from card_envs.games.tock.engine import TockGame
 from card_envs.games.tock.state import LAST_ACTIONS, KnockWindow, Move, Stats, Table
 
-refresh_compiled_cache(__file__, cards.__file__, encoding.__file__, engine.__file__, S.__file__)
+key_compiled_cache(__name__, cards.__file__, encoding.__file__, engine.__file__, S.__file__)
 
 PLAY, KNOCK_PHASE, OVER = range(len(S.PHASES))
 #: ``Move.source`` by number: the draw sources, then the play sources

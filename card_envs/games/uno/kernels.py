@@ -15,14 +15,14 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from card_envs.core.compiled import refresh_compiled_cache
+from card_envs.core.compiled import key_compiled_cache
 from card_envs.games.uno import cards as C
 from card_envs.games.uno import encoding as E
 from card_envs.games.uno import engine
 from card_envs.games.uno.engine import CHALLENGE_PENALTY, DEAL_SIZE, UnoGame
 from card_envs.games.uno.state import Challenge, LastMove, UnoState
 
-refresh_compiled_cache(__file__, C.__file__, E.__file__, engine.__file__)
+key_compiled_cache(__name__, C.__file__, E.__file__, engine.__file__)
 
 PLAY, PLAY_DRAWN, CHOOSE_COLOUR, PENDING, CATCH, OVER = range(len(E.PHASES))
 W4 = C.WILD_DRAW_FOUR

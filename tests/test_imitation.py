@@ -12,7 +12,7 @@ from sb3_contrib import MaskablePPO
 from card_envs.agents import make_policy
 from card_envs.agents.envs import make_env
 from card_envs.agents.networks import ScaledObservation
-from card_envs.training.imitation import collect, discounted, imitate
+from card_envs.training.imitation import Demonstrations, collect, discounted, imitate
 from card_envs.training.run import train as train_model
 from card_envs.training.settings import TrainSettings
 
@@ -35,6 +35,45 @@ def test_the_teachers_games_are_reproducible_and_whole():
     # whole games: with gamma 1 and no shaping, the return of each game's first decision is its rank reward
     flat = collect(TOCK, "rule", 1, 1.0, seed=4)
     assert flat.returns[0] == pytest.approx(flat.rank_rewards[0])
+
+
+def teacher_through_the_env(env_kwargs: dict, teacher: str, steps: int, gamma: float, seed: int):
+    """The teacher's games as play_teacher played them before the one play loop: step by step
+    through the single-agent env."""
+    env = make_env(**env_kwargs)
+    policy = make_policy(teacher, env.game.name, env.game.num_players)
+    rng = np.random.default_rng([seed, 1])
+    observations, masks, actions, returns, rank_rewards = [], [], [], [], []
+    observation, _ = env.reset(seed=seed)
+    while len(actions) < steps:
+        policy.new_game(rng)
+        rewards, done = [], False
+        while not done:
+            mask = env.action_masks()
+            action = policy.act(observation, mask.astype(np.int8), rng)
+            observations.append(observation)
+            masks.append(mask)
+            actions.append(action)
+            observation, reward, terminated, truncated, info = env.step(action)
+            rewards.append(float(reward))
+            done = terminated or truncated
+        rank_rewards.append(info["rank_reward"])
+        returns.extend(discounted(rewards, gamma))
+        observation, _ = env.reset()
+    return [np.asarray(c) for c in (observations, masks, actions, returns, rank_rewards)]
+
+
+@pytest.mark.parametrize(
+    "env_kwargs",
+    [TOCK, {"game": "chipit", "num_players": 3, "reward_shaping": 1.0, "mask_in_observation": True}],
+)
+def test_the_teachers_games_through_the_play_loop_are_those_through_the_env(env_kwargs):
+    demos = collect(env_kwargs, "rule", 250, 0.9, seed=6)
+    expected = teacher_through_the_env(env_kwargs, "rule", 250, 0.9, seed=6)
+    for name, column in zip(Demonstrations.__dataclass_fields__, expected, strict=True):
+        np.testing.assert_array_equal(getattr(demos, name), column.astype(getattr(demos, name).dtype))
+    if env_kwargs.get("reward_shaping"):  # shaped: the returns vary within a game
+        assert len(set(demos.returns.tolist())) > len(demos.rank_rewards)
 
 
 def test_imitation_makes_the_network_pick_the_teachers_moves_and_smoothing_keeps_it_uncertain():

@@ -1,7 +1,7 @@
 """Play a game yourself, or watch agents play, in a terminal: the library side of
 ``python -m card_envs.cli.play`` and ``python -m card_envs.cli.watch``.
 
-Both run the tournaments' game loop (:func:`card_envs.evaluation.tournament.play_game`),
+Both run the one play loop (:func:`card_envs.core.play.play_game`, as tournaments do),
 so a seed gives the same deal and the same opponents' choices as anywhere
 else; a person is one more :class:`~card_envs.core.policy.Policy` at the table.
 Input and output are functions (``input``/``print`` by default) so tests can
@@ -16,8 +16,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 from card_envs.core.game import CardGame
+from card_envs.core.play import play_game
 from card_envs.core.policy import Policy
-from card_envs.evaluation.tournament import play_game
 
 Read = Callable[[str], str]
 Write = Callable[[str], None]
@@ -116,11 +116,11 @@ def play_against(
         write(("  you: " if mover == seat else "  ") + game.last_move())
 
     rng = np.random.default_rng(seed)
-    ranks, _, truncated = play_game(game, policies, rng, game.default_max_steps, show, deal)
+    outcome = play_game(game, policies, rng, on_deal=deal, on_move=show)
     write("\n" + game.render_text(None, color=color))
-    write("the game hit the step cap; ranks by cards held:" if truncated else "game over:")
-    write("\n".join(result_lines(game, ranks, seat_names)))
-    return ranks
+    write("the game hit the step cap; ranks by cards held:" if outcome.truncated else "game over:")
+    write("\n".join(result_lines(game, outcome.ranks, seat_names)))
+    return outcome.ranks
 
 
 def watch(
@@ -155,7 +155,7 @@ def watch(
         write(seating(game, names) + "\n\n" + game.render_text(seat, color=color))
 
     rng = np.random.default_rng(seed)
-    ranks, _, truncated = play_game(game, policies, rng, game.default_max_steps, show, deal)
-    write(("stopped at the step cap:" if truncated else "game over:") + "\n")
-    write("\n".join(result_lines(game, ranks, names)))
-    return ranks
+    outcome = play_game(game, policies, rng, on_deal=deal, on_move=show)
+    write(("stopped at the step cap:" if outcome.truncated else "game over:") + "\n")
+    write("\n".join(result_lines(game, outcome.ranks, names)))
+    return outcome.ranks

@@ -12,7 +12,7 @@ from gymnasium import spaces
 
 from card_envs.core.checks import check_bool, check_choice, check_float
 from card_envs.core.game import CardGame, IllegalActionError, check_max_steps
-from card_envs.core.policy import Policy, RandomAgent
+from card_envs.core.policy import Policy
 from card_envs.core.ranking import rank_rewards
 from card_envs.core.registry import game_class
 from card_envs.envs.common import (
@@ -22,9 +22,7 @@ from card_envs.envs.common import (
     check_seat,
     render_game,
 )
-
-#: a deal in which the learner never gets to decide is dealt again, at most this often
-MAX_REDEALS = 100
+from card_envs.envs.seating import Seating, progress_lead, redeal
 
 
 def with_mask(observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
@@ -111,14 +109,8 @@ class CardGameEnv(gymnasium.Env):
         self.game = game_class(game).from_rules(num_players, **rules)
         self.recorder = attach_recorder(self.game, record_dir)
         self.render_seat = "learner" if render_seat == "learner" else check_seat(render_seat, self.game)
-        n = self.game.num_players
-        if learner_seat != "random" and not (
-            isinstance(learner_seat, (int, np.integer)) and 0 <= learner_seat < n
-        ):
-            raise ValueError(f"learner_seat must be 'random' or a seat 0..{n - 1}, got {learner_seat!r}")
-        self.learner_seat_spec = learner_seat
+        self.seating: Seating[Policy] = Seating.build(self.game.num_players, learner_seat, opponents)
         self.illegal_action = check_choice("illegal_action", illegal_action, ["raise", "lose", "random"])
-        self.opponents = self._seat_opponents(opponents)
         self.render_mode = check_render_mode(render_mode)
         self.max_steps = check_max_steps(max_steps, self.game)
         self.reward_shaping = check_float("reward_shaping", reward_shaping, 0.0, 100.0)
@@ -130,47 +122,15 @@ class CardGameEnv(gymnasium.Env):
         self.num_steps = 0
         self._forfeited = False
 
-    def _seat_opponents(self, opponents: Policy | Sequence[Policy] | None) -> list[Policy]:
+    @property
+    def opponents(self) -> list[Policy]:
         """One policy per other seat, in seat order after the learner."""
-        n_other = self.game.num_players - 1
-        if opponents is None:
-            opponents = RandomAgent()
-        policies: list[Any] = (
-            list(opponents) if isinstance(opponents, (list, tuple)) else [opponents] * n_other
-        )
-        if len(policies) != n_other:
-            raise ValueError(f"opponents needs {n_other} entries (one per other seat), got {len(policies)}")
-        for policy in policies:
-            if not isinstance(policy, Policy):
-                raise ValueError(
-                    f"an opponent must be a Policy, got {policy!r}; name opponents by spec"
-                    " ('rule', 'random', 'model:PATH') through gymnasium.make or agents.make_env"
-                )
-        return policies
+        return self.seating.opponents
 
     # ------------------------------------------------------------------ API
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
-        for _ in range(MAX_REDEALS):
-            self.learner = (
-                int(self.np_random.integers(self.game.num_players))
-                if self.learner_seat_spec == "random"
-                else int(self.learner_seat_spec)
-            )
-            if self.recorder is not None:
-                self.recorder.name_next(players=self._seat_names())
-            self.game.reset(self.np_random)
-            for policy in self.opponents:
-                policy.new_game(self.np_random)
-            self.num_steps = 0
-            self._forfeited = False
-            self._play_opponents()
-            if not self._episode_over:
-                break
-            if self.recorder is not None:
-                self.recorder.discard()
-        else:
-            raise RuntimeError(f"the learner got no decision in {MAX_REDEALS} deals")
+        redeal(self._deal)
         self._lead = self._progress_lead()
         if self.render_mode == "human":
             self.render()
@@ -227,7 +187,7 @@ class CardGameEnv(gymnasium.Env):
         """Call ``method(*args)`` on each opponent that has it (e.g. a self-play pool's
         ``add_snapshot``); returns how many did. VecEnvs reach it through ``env_method``."""
         called = 0
-        for policy in {id(p): p for p in self.opponents}.values():
+        for policy in self.seating.distinct():
             if hasattr(policy, method):
                 getattr(policy, method)(*args)
                 called += 1
@@ -245,13 +205,22 @@ class CardGameEnv(gymnasium.Env):
             self.recorder.save()  # the game in play, ended or not
 
     # ------------------------------------------------------------- helpers
-    def _seat_names(self) -> list[str]:
-        """Who plays each seat, for game records: the learner and its opponents."""
-        n = self.game.num_players
-        return [
-            "learner" if seat == self.learner else repr(self.opponents[(seat - self.learner - 1) % n])
-            for seat in range(n)
-        ]
+    def _deal(self) -> bool:
+        """Seat the learner, deal, and play the opponents up to its first decision; False (the
+        deal's record discarded) when the episode ended before it."""
+        self.learner = self.seating.draw(self.np_random)
+        if self.recorder is not None:
+            self.recorder.name_next(players=self.seating.names(self.learner))
+        self.game.reset(self.np_random)
+        self.seating.new_game(self.np_random)
+        self.num_steps = 0
+        self._forfeited = False
+        self._play_opponents()
+        if not self._episode_over:
+            return True
+        if self.recorder is not None:
+            self.recorder.discard()
+        return False
 
     @property
     def _episode_over(self) -> bool:
@@ -260,10 +229,9 @@ class CardGameEnv(gymnasium.Env):
     def _play_opponents(self) -> None:
         """Let the other seats act until the learner decides or the episode ends."""
         game = self.game
-        n = game.num_players
         while not self._episode_over and game.current_player != self.learner:
             seat = game.current_player
-            policy = self.opponents[(seat - self.learner - 1) % n]
+            policy = self.seating.policy_at(seat, self.learner)
             action = policy.act(game.observe(seat), game.action_mask(), self.np_random)
             game.step(action)
             self.num_steps += 1
@@ -271,10 +239,9 @@ class CardGameEnv(gymnasium.Env):
                 print(game.last_move(), flush=True)
 
     def _progress_lead(self) -> float:
-        """The learner's progress minus the mean of the others' (the shaping potential)."""
+        """The shaping potential (:func:`~card_envs.envs.seating.progress_lead`)."""
         progress = [self.game.progress(seat) for seat in range(self.game.num_players)]
-        mine = progress.pop(self.learner)
-        return mine - sum(progress) / len(progress)
+        return progress_lead(progress, self.learner)
 
     def _observation(self) -> np.ndarray:
         observation = self.game.observe(self.learner)

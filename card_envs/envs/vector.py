@@ -24,8 +24,9 @@ from card_envs.batched.game import BatchedGame, BatchStep, rank_rewards_batch
 from card_envs.batched.policy import BatchedPolicy, batched_policy
 from card_envs.core.checks import check_bool, check_float, check_int
 from card_envs.core.game import SEED_BOUND
-from card_envs.core.policy import Policy, RandomAgent
-from card_envs.envs.single import MAX_REDEALS, observation_box
+from card_envs.core.policy import Policy
+from card_envs.envs.seating import Seating, progress_lead, redeal
+from card_envs.envs.single import observation_box
 
 try:  # gymnasium >= 1.1 names the autoreset modes (RLlib pins 1.2)
     from gymnasium.vector import AutoresetMode
@@ -97,12 +98,9 @@ class BatchedCardGameEnv(gymnasium.vector.VectorEnv):
     ) -> None:
         self.batch = BatchedGame(game, num_envs, num_players, max_steps=max_steps, **rules)
         self.game_name = game
-        n = self.num_players = self.batch.num_players
+        self.num_players = self.batch.num_players
         self.num_envs = num_envs
-        if learner_seat != "random":
-            learner_seat = check_int("learner_seat", learner_seat, 0, n - 1)
-        self.learner_seat_spec = learner_seat
-        self.opponents = self._seat_opponents(opponents)
+        self.seating = self._seating(learner_seat, opponents)
         self.reward_shaping = check_float("reward_shaping", reward_shaping, 0.0, 100.0)
         self.mask_in_observation = check_bool("mask_in_observation", mask_in_observation)
         self.single_observation_space = observation_box(self.batch.reference, self.mask_in_observation)
@@ -114,22 +112,18 @@ class BatchedCardGameEnv(gymnasium.vector.VectorEnv):
         self._lead = np.zeros(num_envs)
         self._dealt_holding = np.ones(num_envs)
 
-    def _seat_opponents(self, opponents: Policy | Sequence[Policy] | None) -> list[BatchedPolicy]:
-        """One batched policy per other seat (a policy given once is converted once)."""
-        n_other = self.num_players - 1
-        given: list[Any] = (
-            list(opponents)
-            if isinstance(opponents, (list, tuple))
-            else [opponents or RandomAgent()] * n_other
-        )
-        if len(given) != n_other:
-            raise ValueError(f"opponents needs {n_other} entries (one per other seat), got {len(given)}")
-        converted: dict[int, BatchedPolicy] = {}
-        for policy in given:
-            if not isinstance(policy, (Policy, BatchedPolicy)):
-                raise ValueError(f"an opponent must be a Policy, got {policy!r}")
-            converted.setdefault(id(policy), batched_policy(policy))
-        return [converted[id(policy)] for policy in given]
+    def _seating(
+        self, learner_seat: object, opponents: Policy | Sequence[Policy] | None
+    ) -> Seating[BatchedPolicy]:
+        """The seating with one batched policy per other seat (a policy given once is converted once)."""
+        given = Seating.build(self.num_players, learner_seat, opponents, kinds=(Policy, BatchedPolicy))
+        converted = {id(policy): batched_policy(policy) for policy in given.distinct()}
+        return Seating(self.num_players, given.learner_seat, [converted[id(p)] for p in given.opponents])
+
+    @property
+    def opponents(self) -> list[BatchedPolicy]:
+        """One batched policy per other seat, in seat order after the learner."""
+        return self.seating.opponents
 
     # ------------------------------------------------------------------ API
     def reset(
@@ -182,7 +176,7 @@ class BatchedCardGameEnv(gymnasium.vector.VectorEnv):
         """Call ``method(*args)`` on each opponent policy that has it (a self-play pool's
         ``add_snapshot``); returns how many did."""
         called = 0
-        for opponent in {id(p): p for p in self.opponents}.values():
+        for opponent in self.seating.distinct():
             policy = getattr(opponent, "policy", opponent)
             if hasattr(policy, method):
                 getattr(policy, method)(*args)
@@ -196,38 +190,35 @@ class BatchedCardGameEnv(gymnasium.vector.VectorEnv):
     def _new_episodes(self, rows: np.ndarray) -> None:
         """Deal new games in ``rows`` and play the opponents up to the learner's first decision;
         a game the learner never gets to decide in is dealt again (as CardGameEnv does)."""
-        n = self.num_players
-        for _ in range(MAX_REDEALS):
+
+        def deal() -> bool:
+            nonlocal rows
             seeds = np.empty(rows.size, np.int64)
             for i, b in enumerate(rows.tolist()):
                 gen = self.generators[b]
-                if self.learner_seat_spec == "random":
-                    self.learners[b] = int(gen.integers(n))
-                else:
-                    self.learners[b] = self.learner_seat_spec
+                self.learners[b] = self.seating.draw(gen)
                 seeds[i] = int(gen.integers(SEED_BOUND))
             self.batch.deal(rows, seeds=seeds)
             if self.reward_shaping:  # CardGame.reset: the mean holding right after the deal
                 self._dealt_holding[rows] = np.maximum(1.0, self.batch.held(rows).mean(axis=1))
             for policy in self.opponents:
                 policy.new_games(self.generators, rows)
-            ends = Ends.none(self.num_envs, n)
+            ends = Ends.none(self.num_envs, self.num_players)
             self._play_opponents(rows, ends)
             if self.reward_shaping:
                 self._lead[rows] = self._progress_lead()[rows]
             rows = rows[ends.ended[rows]]
-            if not rows.size:
-                return
-        raise RuntimeError(f"the learner got no decision in {MAX_REDEALS} deals")
+            return not rows.size
+
+        redeal(deal)
 
     def _play_opponents(self, rows: np.ndarray, ends: Ends) -> None:
         """Let the other seats act in games ``rows`` until the learner decides or the game ends
         (noted in ``ends``)."""
-        n = self.num_players
         batch = self.batch
         active = rows[batch.current_players[rows] != self.learners[rows]]
         while active.size:
-            opponent = (batch.current_players[active] - self.learners[active] - 1) % n
+            opponent = self.seating.opponent_index(batch.current_players[active], self.learners[active])
             actions = np.empty(active.size, np.int64)
             for k in np.unique(opponent).tolist():
                 pick = np.flatnonzero(opponent == k)
@@ -241,10 +232,10 @@ class BatchedCardGameEnv(gymnasium.vector.VectorEnv):
             active = active[batch.current_players[active] != self.learners[active]]
 
     def _progress_lead(self) -> np.ndarray:
-        """Each learner's progress minus the mean of the others' (the shaping potential)."""
+        """Each game's shaping potential (:func:`~card_envs.envs.seating.progress_lead`), from
+        the batch's progress: the share shed of the mean holding at the deal."""
         progress = 1.0 - self.batch.held(self.batch.all_rows) / self._dealt_holding[:, None]
-        mine = progress[self.batch.all_rows, self.learners]
-        return mine - (progress.sum(axis=1) - mine) / (self.num_players - 1)
+        return progress_lead(progress.T, self.learners)
 
     def _observations(self) -> np.ndarray:
         return self._with_mask(self.batch.observations.copy())

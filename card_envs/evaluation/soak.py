@@ -16,6 +16,8 @@ from typing import Any
 import numpy as np
 
 from card_envs.core.game import CardGame
+from card_envs.core.play import play_game
+from card_envs.core.policy import RandomAgent
 from card_envs.core.registry import game_class
 
 
@@ -66,30 +68,40 @@ class SoakResult:
     error: str | None = None
 
 
+def check_decider(game: CardGame) -> None:
+    """What must hold at every decision: the decider has a legal action."""
+    if not np.count_nonzero(game.action_mask()):
+        raise InvariantError(f"no legal action for player {game.current_player} in {game.phase!r}")
+
+
 def soak_game(
     game: str | CardGame, num_players: int, rules: Mapping[str, Any], seed: int, max_steps: int | None = None
 ) -> SoakResult:
     """Play one game with uniformly random legal actions and check it; never raises on a rule bug.
 
-    Every step checks that the decider has a legal action; the end checks
-    :func:`check_end`. An exception of the engine is a failure too.
+    Every step checks :func:`check_decider`; the end checks :func:`check_end`. An
+    exception of the engine is a failure too.
     """
     engine = game if isinstance(game, CardGame) else game_class(game).from_rules(num_players, **rules)
-    cap = max_steps or engine.default_max_steps
-    rng = np.random.default_rng(seed)
     steps = 0
+
+    def count(_game: CardGame, _seat: int) -> None:  # the steps so far, for a failure's report
+        nonlocal steps
+        steps += 1
+
+    players = [RandomAgent()] * engine.num_players
     try:
-        engine.reset(seed)
-        while not engine.is_over and steps < cap:
-            legal = np.flatnonzero(engine.action_mask())
-            if legal.size == 0:
-                raise InvariantError(
-                    f"no legal action for player {engine.current_player} in {engine.phase!r}"
-                )
-            engine.step(int(legal[rng.integers(legal.size)]))
-            steps += 1
-        truncated = not engine.is_over
-        check_end(engine, truncated)
+        played = play_game(
+            engine,
+            players,
+            np.random.default_rng(seed),
+            max_steps or None,
+            deal=seed,
+            observe=False,  # random players read the mask alone; observing costs more than playing
+            before_decision=check_decider,
+            on_move=count,
+        )
+        check_end(engine, played.truncated)
     except Exception as error:  # a soak reports every failure with its seed instead of stopping
         return SoakResult(steps, not engine.is_over, f"{type(error).__name__}: {error}")
-    return SoakResult(steps, truncated)
+    return SoakResult(played.steps, played.truncated)

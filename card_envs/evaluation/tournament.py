@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from card_envs.agents.specs import PolicySpec, make_policy, spec_label
-from card_envs.core.policy import Policy
+from card_envs.core.play import play_game
 from card_envs.core.processes import worker_pool
 from card_envs.core.ranking import rank_rewards
 from card_envs.core.registry import game_class, game_spec, register
@@ -113,34 +113,6 @@ class TournamentResult:
         }
 
 
-def play_game(
-    game: Any,
-    policies: Sequence[Policy],
-    rng: np.random.Generator,
-    max_steps: int,
-    on_move: Callable[[Any, int], None] | None = None,
-    on_deal: Callable[[Any], None] | None = None,
-) -> tuple[list[int], int, bool]:
-    """Deal ``game`` with ``rng`` and play it out with one policy per seat: (ranks, steps, truncated).
-
-    ``on_deal(game)`` is called after the deal, ``on_move(game, seat)`` after
-    each action of ``seat`` (to show them).
-    """
-    game.reset(rng)
-    if on_deal is not None:
-        on_deal(game)
-    steps = 0
-    while not game.is_over and steps < max_steps:
-        seat = game.current_player
-        game.step(policies[seat].act(game.observe(seat), game.action_mask(), rng))
-        steps += 1
-        if on_move is not None:
-            on_move(game, seat)
-    if game.is_over:
-        return game.final_ranks(), steps, False
-    return game.truncation_ranks(), steps, True
-
-
 @dataclass(frozen=True)
 class _Chunk:
     game: GameSpec  # the spec travels, so a worker knows games registered outside card_envs
@@ -176,10 +148,11 @@ def _play_chunk(chunk: _Chunk) -> list[GameRecord]:
         rng = np.random.default_rng([chunk.seed, i])
         if recorder is not None:
             recorder.name_next(f"game-{i + 1:06d}", [chunk.names[e] for e in entries])
-        ranks, steps, truncated = play_game(game, [agents[e] for e in entries], rng, chunk.max_steps)
+        outcome = play_game(game, [agents[e] for e in entries], rng, chunk.max_steps)
         if recorder is not None:
             recorder.save()  # a truncated game is not saved by the engine
         infos = [game.player_info(seat) for seat in range(n)]
+        ranks, steps, truncated = outcome.ranks, outcome.steps, outcome.truncated
         records.append(GameRecord(entries, ranks, rank_rewards(ranks), infos, steps, truncated))
     return records
 

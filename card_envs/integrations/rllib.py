@@ -37,7 +37,7 @@ from card_envs.agents.rllib_model import CHECKPOINT_DIR, LEARNER, RLlibPolicy, l
 from card_envs.core.policy import Policy
 from card_envs.core.registry import game_spec
 from card_envs.envs.aec import aec_env_class
-from card_envs.envs.single import MAX_REDEALS
+from card_envs.envs.seating import Seating, redeal
 
 try:
     import ray
@@ -77,40 +77,47 @@ class CardGameMultiAgentEnv(MultiAgentEnv):
         self.agents = list(self.possible_agents)
         self.observation_spaces = {a: self.aec.observation_space(a) for a in self.possible_agents}
         self.action_spaces = {a: self.aec.action_space(a) for a in self.possible_agents}
-        self.opponents = self._opponents(opponents, table.name, table.num_players)
+        #: None: every seat is exposed; else the learner's seat (drawn each game) and the scripted ones
+        self.seating = self._seating(opponents, table.name, table.num_players)
         self.scripted: dict[str, Policy] = {}
         self._seed = seed
 
     @staticmethod
-    def _opponents(opponents: Any, game: str, num_players: int) -> list[Policy] | None:
+    def _seating(opponents: Any, game: str, num_players: int) -> Seating[Policy] | None:
         if opponents is None:
             return None
         from card_envs.agents.specs import make_policies
 
-        return make_policies(opponents, game, num_players)
+        return Seating.build(num_players, "random", make_policies(opponents, game, num_players))
+
+    @property
+    def opponents(self) -> list[Policy] | None:
+        """The scripted policies, one per other seat in seat order after the learner's (None: self-play)."""
+        return None if self.seating is None else self.seating.opponents
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         if seed is None and self._seed is not None:
             seed, self._seed = self._seed, None
-        self.aec.reset(seed=seed)
-        for _ in range(MAX_REDEALS):  # a game in which no exposed seat decides is dealt again
+
+        def deal() -> bool:  # a game in which no exposed seat decides is dealt again
+            nonlocal seed
+            self.aec.reset(seed=seed)
+            seed = None  # later deals go on with the env's generator
             self._seat_scripted(self.aec.np_random)
             self._play_scripted()
-            if not self._game_over:
-                selected = self.aec.agent_selection
-                return {selected: self.aec.observe(selected)}, {selected: self._info(selected)}
-            self.aec.reset()
-        raise RuntimeError(f"no exposed seat got a decision in {MAX_REDEALS} deals")
+            return not self._game_over
+
+        redeal(deal, failure="no exposed seat got a decision")
+        selected = self.aec.agent_selection
+        return {selected: self.aec.observe(selected)}, {selected: self._info(selected)}
 
     def _seat_scripted(self, rng: np.random.Generator) -> None:
-        """Draw the learner's seat; the scripted policies take the others, in seat order."""
-        n = len(self.possible_agents)
+        """Draw the learner's seat; the scripted policies take the others, in seat order after it."""
         self.scripted = {}
-        if self.opponents is not None:
-            learner = int(rng.integers(n))
-            for k, policy in enumerate(self.opponents):
-                policy.new_game(rng)
-                self.scripted[self.possible_agents[(learner + 1 + k) % n]] = policy
+        if self.seating is not None:
+            learner = self.seating.draw(rng)
+            self.seating.new_game(rng)
+            self.scripted = {self.possible_agents[s]: p for s, p in self.seating.seats(learner).items()}
         self.agents = [a for a in self.possible_agents if a not in self.scripted]
 
     def step(self, action_dict: dict[str, Any]):

@@ -22,7 +22,9 @@ import torch.nn.functional as F
 
 from card_envs.agents.envs import make_env
 from card_envs.agents.specs import make_policy
+from card_envs.core.play import play_out
 from card_envs.core.processes import worker_pool
+from card_envs.envs.single import CardGameEnv
 
 
 @dataclass
@@ -43,6 +45,32 @@ class Demonstrations:
         return len(self.actions)
 
 
+class LearnerSeat:
+    """The single-agent env seen as a table of one seat, the learner's, for the play loop
+    (:func:`card_envs.core.play.play_out`): its observation is what the trained network will
+    see (the mask appended if the env does), each step plays the opponents inside the env,
+    and the rewards (shaping included) are kept for the returns."""
+
+    current_player = 0
+
+    def __init__(self, env: CardGameEnv, observation: np.ndarray) -> None:
+        self.env, self.observation = env, observation
+        self.rewards: list[float] = []
+        self.info: dict[str, Any] = {}
+        self.is_over = False
+
+    def observe(self, player: int) -> np.ndarray:
+        return self.observation
+
+    def action_mask(self) -> np.ndarray:
+        return self.env.action_masks()
+
+    def step(self, action: int) -> None:
+        self.observation, reward, terminated, truncated, self.info = self.env.step(action)
+        self.rewards.append(float(reward))
+        self.is_over = terminated or truncated
+
+
 def play_teacher(
     env_kwargs: dict[str, Any], teacher: str, steps: int, gamma: float, seed: int
 ) -> Demonstrations:
@@ -55,22 +83,19 @@ def play_teacher(
     actions: list[int] = []
     returns: list[float] = []
     rank_rewards: list[float] = []
+
+    def record(seat: int, observation: np.ndarray, mask: np.ndarray, action: int) -> None:
+        observations.append(observation)
+        masks.append(mask)
+        actions.append(action)
+
     observation, _ = env.reset(seed=seed)
     while len(actions) < steps:
         policy.new_game(rng)
-        rewards: list[float] = []
-        done = False
-        while not done:
-            mask = env.action_masks()
-            action = policy.act(observation, mask.astype(np.int8), rng)
-            observations.append(observation)
-            masks.append(mask)
-            actions.append(action)
-            observation, reward, terminated, truncated, info = env.step(action)
-            rewards.append(float(reward))
-            done = terminated or truncated
-        rank_rewards.append(info["rank_reward"])
-        returns.extend(discounted(rewards, gamma))
+        table = LearnerSeat(env, observation)
+        play_out(table, [policy], rng, on_decision=record)
+        rank_rewards.append(table.info["rank_reward"])
+        returns.extend(discounted(table.rewards, gamma))
         observation, _ = env.reset()
     return Demonstrations(
         np.asarray(observations, np.float32),

@@ -169,3 +169,30 @@ def test_gym_ids_are_registered_whatever_the_import_order():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.split() == ["env", "chipit_v0"]
+
+
+def test_a_game_name_is_looked_up_once_per_trip(monkeypatch):
+    """An entry point turns "uno" into the game's spec once and hands the spec down: a
+    training run and a tournament each look the name up in the registry once."""
+    from card_envs.core import registry
+    from card_envs.evaluation.tournament import tournament
+    from card_envs.training.run import train
+    from card_envs.training.settings import TrainSettings
+
+    real = registry.game_specs
+    calls: list[int] = []
+
+    def counting() -> dict:
+        calls.append(1)
+        return real()
+
+    monkeypatch.setattr(registry, "game_specs", counting)
+    tournament("uno", ["rule", "random", "rule"], games=3, workers=1)
+    assert len(calls) == 1
+    calls.clear()
+    tiny = {"n_steps": 64, "batch_size": 64, "n_epochs": 1, "net_arch": [16]}
+    settings = TrainSettings.from_options(
+        game="tock", num_players=3, timesteps=64, envs=1, ppo=tiny, teacher="", eval_every=64, eval_games=2
+    )
+    train(settings, None, progress=False)
+    assert len(calls) == 1

@@ -6,13 +6,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from card_envs.agents.specs import PolicySpec, make_policies
-from card_envs.core.registry import game_class
+from card_envs.core.registry import GameRef, game_spec
 from card_envs.envs.single import CardGameEnv
 from card_envs.envs.vector import BatchedCardGameEnv
 
 
 def make_env(
-    game: str = "uno",
+    game: GameRef = "uno",
     num_players: int | None = None,
     opponents: PolicySpec | Sequence[PolicySpec] = "rule",
     opponent_knobs: dict[str, Any] | None = None,
@@ -24,13 +24,14 @@ def make_env(
     other seat (specs and Policy objects mixed); ``opponent_knobs`` go to the
     rule-based ones. Other keywords are those of :class:`CardGameEnv`.
     """
-    table = game_class(game)(num_players)  # checks the game and the player count first
-    policies = make_policies(opponents, table.name, table.num_players, **(opponent_knobs or {}))
-    return CardGameEnv(game, num_players, opponents=policies, **kwargs)
+    spec = game_spec(game)  # the one look-up: the spec goes down
+    table = spec.engine_class()(num_players)  # checks the player count first
+    policies = make_policies(opponents, spec, table.num_players, **(opponent_knobs or {}))
+    return CardGameEnv(spec, num_players, opponents=policies, **kwargs)
 
 
 def make_batched_env(
-    game: str = "uno",
+    game: GameRef = "uno",
     num_envs: int = 64,
     num_players: int | None = None,
     opponents: PolicySpec | Sequence[PolicySpec] = "rule",
@@ -39,6 +40,7 @@ def make_batched_env(
 ) -> BatchedCardGameEnv:
     """:class:`BatchedCardGameEnv` (``num_envs`` games on the batched engine) with opponents
     given as specs, as :func:`make_env` takes them."""
-    table = game_class(game)(num_players)
-    policies = make_policies(opponents, table.name, table.num_players, **(opponent_knobs or {}))
-    return BatchedCardGameEnv(game, num_envs, num_players, opponents=policies, **kwargs)
+    spec = game_spec(game)
+    table = spec.engine_class()(num_players)
+    policies = make_policies(opponents, spec, table.num_players, **(opponent_knobs or {}))
+    return BatchedCardGameEnv(spec, num_envs, num_players, opponents=policies, **kwargs)

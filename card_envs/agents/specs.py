@@ -22,12 +22,12 @@ from card_envs.agents.registry import rule_agent_spec
 from card_envs.agents.runs import check_trained_run
 from card_envs.core.extras import require
 from card_envs.core.policy import Policy, RandomAgent
-from card_envs.core.registry import game_class
+from card_envs.core.registry import GameRef, game_class
 
 PolicySpec = str | Policy
 
 
-def rule_agent_class(game: str) -> type[Policy]:
+def rule_agent_class(game: GameRef) -> type[Policy]:
     """The rule-based agent class registered for a game (:mod:`card_envs.agents.registry`)."""
     return rule_agent_spec(game).agent
 
@@ -67,7 +67,7 @@ def spec_label(spec: PolicySpec) -> str:
     return spec
 
 
-def make_policy(spec: PolicySpec, game: str, num_players: int, **knobs: Any) -> Policy:
+def make_policy(spec: PolicySpec, game: GameRef, num_players: int, **knobs: Any) -> Policy:
     """Build a policy from a spec: ``"random"``, ``"rule"``, ``"rule:KNOB=V:..."``, ``"model:PATH"``,
     ``"greedy:PATH"`` or a Policy (returned as it is).
 
@@ -110,7 +110,7 @@ def make_policy(spec: PolicySpec, game: str, num_players: int, **knobs: Any) -> 
     )
 
 
-def check_spec(spec: str, game: str, num_players: int, what: str = "policy") -> None:
+def check_spec(spec: str, game: GameRef, num_players: int, what: str = "policy") -> None:
     """Raise ValueError naming ``what`` if ``spec`` could not be built at this table, without
     loading a model (a path is checked for a saved model and, where settings.json says, its table)."""
     kind, _, path = spec.partition(":")
@@ -125,7 +125,7 @@ def check_spec(spec: str, game: str, num_players: int, what: str = "policy") -> 
 
 
 def make_policies(
-    specs: PolicySpec | Sequence[PolicySpec], game: str, num_players: int, **knobs: Any
+    specs: PolicySpec | Sequence[PolicySpec], game: GameRef, num_players: int, **knobs: Any
 ) -> list[Policy]:
     """One policy per other seat: one spec for all of them, or one per seat in seat order."""
     n_other = num_players - 1

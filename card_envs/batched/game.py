@@ -25,7 +25,7 @@ from numba import typed
 
 from card_envs.core.checks import check_int
 from card_envs.core.game import SEED_BOUND, CardGame, IllegalActionError, check_max_steps
-from card_envs.core.registry import game_spec, game_specs
+from card_envs.core.registry import GameRef, game_spec, game_specs
 from card_envs.core.spec import resolve
 
 
@@ -70,7 +70,7 @@ class BatchedGame:
 
     def __init__(
         self,
-        game: str = "uno",
+        game: GameRef = "uno",
         batch_size: int = 1024,
         num_players: int | None = None,
         *,

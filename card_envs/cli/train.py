@@ -307,7 +307,7 @@ def report(table: TableSettings, seed: int, out: Path, games: int) -> None:
         print(f"vs {others} {opponents} players, {games} games, seats rotated:")
         for name, entry in players:
             lineup = [entry, *[opponents] * others]
-            a = tournament(table.game, lineup, games, dict(table.rules), seed=seed + 1).agents[0]
+            a = tournament(table.spec, lineup, games, dict(table.rules), seed=seed + 1).agents[0]
             print(
                 f"  {name:<18} win rate {a.win_rate:.1%}, mean rank {a.mean_rank:.2f},"
                 f" mean reward {a.mean_reward:+.3f}"

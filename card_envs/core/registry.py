@@ -52,19 +52,23 @@ def game_specs() -> dict[str, GameSpec]:
     return dict(_SPECS)
 
 
-def game_spec(name: str) -> GameSpec:
+#: a game as the layers take it: its spec, resolved once at an entry point and handed down,
+#: or its name, looked up where it enters (a user's call, a command line)
+GameRef = str | GameSpec
+
+
+def game_spec(game: GameRef) -> GameSpec:
+    """The spec of a game name; a spec is returned as it is, with no look-up."""
+    if isinstance(game, GameSpec):
+        return game
     specs = game_specs()
-    if name not in specs:
-        raise ValueError(f"unknown game {name!r}; known: {sorted(specs)}")
-    return specs[name]
+    if game not in specs:
+        raise ValueError(f"unknown game {game!r}; known: {sorted(specs)}")
+    return specs[game]
 
 
-def game_class(name: str | type[CardGame]) -> type[CardGame]:
-    """The engine class for a game name (a class is returned unchanged)."""
-    if isinstance(name, type) and issubclass(name, CardGame):
-        return name
-    return game_spec(name).engine_class()
-
-
-def spec_by_aec_name(aec_name: str) -> GameSpec | None:
-    return next((s for s in game_specs().values() if s.aec_name == aec_name), None)
+def game_class(game: GameRef | type[CardGame]) -> type[CardGame]:
+    """The engine class of a game name or spec (a class is returned unchanged)."""
+    if isinstance(game, type) and issubclass(game, CardGame):
+        return game
+    return game_spec(game).engine_class()

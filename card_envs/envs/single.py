@@ -14,7 +14,7 @@ from card_envs.core.checks import check_bool, check_choice, check_float
 from card_envs.core.game import CardGame, IllegalActionError, check_max_steps
 from card_envs.core.policy import Policy
 from card_envs.core.ranking import rank_rewards
-from card_envs.core.registry import game_class
+from card_envs.core.registry import GameRef, game_class
 from card_envs.envs.common import (
     RENDER_MODES,
     attach_recorder,
@@ -93,7 +93,7 @@ class CardGameEnv(gymnasium.Env):
 
     def __init__(
         self,
-        game: str | type[CardGame] = "uno",
+        game: GameRef | type[CardGame] = "uno",
         num_players: int | None = None,
         opponents: Policy | Sequence[Policy] | None = None,
         learner_seat: int | str = "random",

@@ -25,6 +25,7 @@ from card_envs.batched.policy import BatchedPolicy, batched_policy
 from card_envs.core.checks import check_bool, check_float, check_int
 from card_envs.core.game import SEED_BOUND
 from card_envs.core.policy import Policy
+from card_envs.core.registry import GameRef
 from card_envs.envs.seating import Seating, progress_lead, redeal
 from card_envs.envs.single import observation_box
 
@@ -86,7 +87,7 @@ class BatchedCardGameEnv(gymnasium.vector.VectorEnv):
 
     def __init__(
         self,
-        game: str = "uno",
+        game: GameRef = "uno",
         num_envs: int = 64,
         num_players: int | None = None,
         opponents: Policy | Sequence[Policy] | None = None,
@@ -97,7 +98,6 @@ class BatchedCardGameEnv(gymnasium.vector.VectorEnv):
         **rules: Any,
     ) -> None:
         self.batch = BatchedGame(game, num_envs, num_players, max_steps=max_steps, **rules)
-        self.game_name = game
         self.num_players = self.batch.num_players
         self.num_envs = num_envs
         self.seating = self._seating(learner_seat, opponents)

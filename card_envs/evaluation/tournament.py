@@ -26,7 +26,7 @@ from card_envs.agents.specs import PolicySpec, make_policy, spec_label
 from card_envs.core.play import play_game
 from card_envs.core.processes import worker_pool
 from card_envs.core.ranking import rank_rewards
-from card_envs.core.registry import game_class, game_spec, register
+from card_envs.core.registry import GameRef, game_spec, register
 from card_envs.core.spec import GameSpec
 from card_envs.evaluation import tables
 from card_envs.evaluation.stats import SMALL_SAMPLE, Estimate, League, bounded_mean_interval, wilson_interval
@@ -138,7 +138,7 @@ def _play_chunk(chunk: _Chunk) -> list[GameRecord]:
     register(chunk.game)
     game = chunk.game.engine_class().from_rules(chunk.num_players, **chunk.rules)
     n = game.num_players
-    agents = [make_policy(spec, game.name, n) for spec in chunk.lineup]
+    agents = [make_policy(spec, chunk.game, n) for spec in chunk.lineup]
     if "torch" in sys.modules:  # a model policy: one thread per process, they run small networks
         sys.modules["torch"].set_num_threads(1)  # (a rule-only line-up never imports torch)
     recorder = game.recorder = GameRecorder(chunk.record_dir) if chunk.record_dir else None
@@ -168,7 +168,7 @@ def _names(lineup: Sequence[PolicySpec]) -> list[str]:
 
 
 def tournament(
-    game: str,
+    game: GameRef,
     lineup: Sequence[PolicySpec],
     games: int = 1000,
     rules: dict[str, Any] | None = None,
@@ -192,9 +192,10 @@ def tournament(
     """
     rules = dict(rules or {})
     n = len(lineup)
-    engine = game_class(game).from_rules(n, **rules)  # checks game, player count and rules now
+    game_facts = game_spec(game)  # the one look-up: the spec goes down, to the workers too
+    engine = game_facts.engine_class().from_rules(n, **rules)  # checks player count and rules now
     for spec in lineup:
-        make_policy(spec, engine.name, n)  # and every agent spec, before any work starts
+        make_policy(spec, game_facts, n)  # and every agent spec, before any work starts
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
     cap = max_steps or engine.default_max_steps
@@ -204,7 +205,7 @@ def tournament(
     record_path = Path(record_dir) if record_dir is not None else None
     chunks = [
         _Chunk(
-            game_spec(engine.name),
+            game_facts,
             n,
             rules,
             list(lineup),

@@ -123,7 +123,7 @@ class EvaluationLog(BaseCallback):
         s = self.settings
         lineup: list[Any] = [ModelPolicy(self.model, deterministic=True), *["rule"] * (s.num_players - 1)]
         result = tournament(
-            s.game,
+            s.table.spec,
             lineup,
             s.run.eval_games,
             dict(s.table.rules),

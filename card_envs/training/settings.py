@@ -19,11 +19,13 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
+from functools import cached_property
 from typing import Any
 
 from card_envs.agents.specs import check_spec, check_trained_run
 from card_envs.core.game import CardGame
 from card_envs.core.registry import game_spec
+from card_envs.core.spec import GameSpec
 
 #: PPO settings of every run unless the settings override them
 DEFAULT_PPO: dict[str, Any] = {
@@ -88,9 +90,14 @@ class TableSettings:
     num_players: int = 4
     rules: Mapping[str, Any] = field(default_factory=dict)
 
+    @cached_property
+    def spec(self) -> GameSpec:
+        """The game's spec: the run's one registry look-up, handed down to every layer."""
+        return game_spec(self.game)
+
     def engine(self) -> CardGame:
         """An engine of this table (it checks the player count and every rule keyword)."""
-        return game_spec(self.game).engine_class().from_rules(self.num_players, **self.rules)
+        return self.spec.engine_class().from_rules(self.num_players, **self.rules)
 
     def check(self) -> None:
         self.engine()
@@ -207,7 +214,7 @@ class ImitationSettings:
         if not 0 <= used.smoothing < 1:
             raise ValueError(f"imitation_smoothing must be in [0, 1), got {used.smoothing}")
         if used.teacher:
-            check_spec(used.teacher, table.game, table.num_players, what="teacher")
+            check_spec(used.teacher, table.spec, table.num_players, what="teacher")
 
 
 @dataclass(frozen=True)
@@ -237,8 +244,7 @@ class RunSettings:
         check_count("seed", self.seed, 0)
         if self.max_minutes is not None:
             check_number("max_minutes", self.max_minutes, 0.0, 10**7, open_low=True)
-        spec = game_spec(table.game)
-        if self.vectorized and spec.batched is None:
+        if self.vectorized and table.spec.batched is None:
             raise ValueError(f"vectorized training needs a batched engine; {table.game!r} has none")
         if self.init_from:
             check_trained_run(self.init_from, table.engine(), what="init_from")
@@ -256,7 +262,7 @@ def check_opponents(opponents: tuple[str, ...] | list[str], table: TableSettings
         raise ValueError(f"opponents needs 1 spec or {n_other} (one per other seat), got {list(opponents)}")
     for spec in opponents:
         if spec != "self":
-            check_spec(spec, table.game, table.num_players, what="opponent")
+            check_spec(spec, table.spec, table.num_players, what="opponent")
 
 
 @dataclass(frozen=True)
@@ -348,7 +354,7 @@ class TrainSettings:
         """The learner's env: its table, rules and features (the opponents go beside them)."""
         learner = self.learner_env()
         return {
-            "game": self.game,
+            "game": self.table.spec,
             "num_players": self.num_players,
             "reward_shaping": learner.reward_shaping,
             "mask_in_observation": learner.mask_in_observation,

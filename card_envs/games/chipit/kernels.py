@@ -11,8 +11,9 @@ sweeps over the few cards of a hand: green cards sorted by value give the cheape
 chips at every value ``T``, and a bit mask of the purple values dividing ``T`` gives the
 purple ones. The per-value costs of a seat's hand (the observation's ``play_costs``, which
 also decide the direct-value mask) are cached per seat until its hand or the number of
-cards to play changes. :meth:`ChipItKernels.engine` turns any game back into a reference
-:class:`~.engine.ChipItGame`.
+cards to play changes. :class:`ChipItKernels` is also the codec between a game's
+``state_dict()`` and its row (``state_dict``, ``load``), through the engine's typed
+:class:`~.state.Table`.
 """
 
 from __future__ import annotations
@@ -45,7 +46,7 @@ from card_envs.games.chipit.state import Build, LastPlay, Shown, Table, Turn
 refresh_compiled_cache(__file__, cards.__file__, E.__file__, engine.__file__, state.__file__)
 
 LEAD, ANSWER, UNITS_PHASE, CARDS_PHASE, OVER = range(len(E.PHASES))
-TURN_KINDS = ("pass", "lead", "answer")
+TURN_KINDS = state.TURN_KINDS
 NUM_PURPLE = NUM_TYPES - NUM_GREEN
 FACE_ARR = np.array(FACE, dtype=np.int64)
 DEAL_SIZES = np.array([DEAL_SIZE.get(n, 0) for n in range(ChipItGame.max_players + 1)], dtype=np.int64)
@@ -771,8 +772,18 @@ class ChipItKernels:
     def held(self, rows: np.ndarray, out: np.ndarray) -> None:
         held_rows(self.state.table, self.rules, rows, out)
 
-    def engine(self, index: int) -> ChipItGame:
-        """A reference engine holding game ``index`` (its ``state_dict()`` is the reference one)."""
+    # ------------------------------------------------------------ the codec
+    def state_dict(self, index: int) -> dict[str, Any]:
+        """Game ``index`` as the reference engine's ``state_dict()``."""
+        return {**self.game.state_header(), **state.to_dict(self.read(index))}
+
+    def load(self, index: int, data: dict[str, Any]) -> None:
+        """Write a ``state_dict()`` the reference engine accepts into row ``index``
+        (:meth:`card_envs.batched.BatchedGame.load` checks it first)."""
+        self.write_table(index, state.from_dict(self.rules.num_players, data))
+
+    def read(self, index: int) -> Table:
+        """Row ``index`` as the engine's typed :class:`~.state.Table`."""
         n = self.rules.num_players
         row = self.state.table[index].astype(int).tolist()
 
@@ -784,11 +795,10 @@ class ChipItKernels:
 
         build = None
         if row[BUILDING]:
-            cards = cut(BUILD_CARDS, row[BUILD_LEN])
             build = Build(
                 optional(row[BUILD_VALUE]),
                 optional(row[BUILD_BLOCK]),
-                cards,
+                cut(BUILD_CARDS, row[BUILD_LEN]),
                 row[BUILD_CHIPS],
                 cut(BUILD_REST, NUM_TYPES),
             )
@@ -801,7 +811,7 @@ class ChipItKernels:
         for p in range(n):
             at, size = p * MAX_HAND, row[DISPLAY_LEN + p]
             display.append([Shown(row[DISPLAY + at + i], row[DISPLAY_CHIPS + at + i]) for i in range(size)])
-        table = Table(
+        return Table(
             hands=[cut(HANDS + p * NUM_TYPES, NUM_TYPES) for p in range(n)],
             hand_sizes=cut(HAND_SIZES, n),
             held=cut(HELD, n),
@@ -820,9 +830,47 @@ class ChipItKernels:
             returned=cut(RETURNED, n),
             turn=turn,
         )
-        game: ChipItGame = ChipItGame.from_rules(n, **self.game.rules)  # type: ignore[assignment]
-        game.table = table
-        game._mask = None
-        game._started = True
-        game._dealt_holding = float(max(1, DEAL_SIZE[n] + START_CHIPS))  # as reset() sets it
-        return game
+
+    def write_table(self, index: int, tb: Table) -> None:
+        """Write the typed table ``tb`` into row ``index`` (the inverse of :meth:`read`)."""
+        n = tb.num_players
+        row = np.zeros(ROW["WIDTH"], np.int32)
+
+        def put(at: int, values: list[int]) -> None:
+            row[at : at + len(values)] = values
+
+        none = -1  # how a row writes None
+        row[SUPPLY], row[PASSES], row[CURRENT] = tb.supply, tb.passes, tb.current
+        put(LAST, [none] * 3 if tb.last is None else [tb.last.seat, tb.last.count, tb.last.value])
+        row[DISCARD_LEN], row[OUT_LEN], row[FINISHED_LEN] = len(tb.discard), len(tb.out), len(tb.finished)
+        row[BUILD_VALUE] = row[BUILD_BLOCK] = none
+        b = tb.build
+        if b is not None:
+            row[BUILDING], row[BUILD_LEN], row[BUILD_CHIPS] = 1, len(b.cards), b.chips
+            row[BUILD_VALUE] = none if b.value is None else b.value
+            row[BUILD_BLOCK] = none if b.block is None else b.block
+            put(BUILD_CARDS, b.cards)
+            put(BUILD_REST, b.rest)
+        if tb.ranks is not None:
+            row[GAME_OVER] = 1
+            put(RANKS, tb.ranks)
+        t = tb.turn
+        row[TURN] = none
+        if t is not None:
+            stood = none if t.stood is None else t.stood
+            put(TURN, [t.seat, TURN_KINDS.index(t.kind), t.returned, stood, t.took])
+        put(HAND_SIZES, tb.hand_sizes)
+        put(HELD, tb.held)
+        put(DISPLAY_LEN, [len(shown) for shown in tb.display])
+        put(IS_FINISHED, [int(f) for f in tb.is_finished])
+        put(FINISHED, tb.finished)
+        put(RETURNED, tb.returned)
+        put(COSTS_K, [none] * n)  # no seat's play costs are cached yet
+        for p in range(n):
+            put(HANDS + p * NUM_TYPES, tb.hands[p])
+            put(DISPLAY + p * MAX_HAND, [s.card for s in tb.display[p]])
+            put(DISPLAY_CHIPS + p * MAX_HAND, [s.chips for s in tb.display[p]])
+        put(DISCARD, tb.discard)
+        put(DISCARD_COUNTS, tb.discard_counts)
+        put(OUT, tb.out)
+        self.state.table[index] = row

@@ -20,7 +20,6 @@ import pytest
 from card_envs.batched import BatchedGame, batched_games, random_actions
 from card_envs.core.game import CardGame
 from card_envs.core.registry import game_spec
-from card_envs.games.uno import cards as uno_cards
 from tests.state_mutations import mid_game_states, mutations
 
 #: the one kind of state a reference engine takes and a batch cannot hold: more draws of a
@@ -30,7 +29,7 @@ BATCH_LIMIT = "a batched game keeps at most"
 
 def reference_twin(batch: BatchedGame, state: dict, seed: int) -> CardGame:
     """A reference engine of the batch's table that loaded ``state``, its generator seeded with ``seed``."""
-    game = game_spec(batch.reference.name).engine_class().from_rules(batch.num_players, **batch.reference.rules)
+    game = batch.reference.from_rules(batch.num_players, **batch.reference.rules)
     game.load_state_dict(copy.deepcopy(state))
     game.rng = np.random.default_rng(seed)
     return game

@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 
-from card_envs.core.ranking import ranks_after_finishers
 from card_envs.core.checks import (
     check_bool,
     check_card_counts,
@@ -27,6 +26,7 @@ from card_envs.core.checks import (
     check_seat,
     check_seats,
 )
+from card_envs.core.ranking import ranks_after_finishers
 from card_envs.games.uno import cards as C
 from card_envs.games.uno.encoding import NUM_ACTIONS, PHASES
 

@@ -16,29 +16,22 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit, prange
 
+from card_envs.core import ranking
 from card_envs.core.compiled import refresh_compiled_cache
 from card_envs.games.uno import cards as C
 from card_envs.games.uno import encoding as E
 from card_envs.games.uno import engine
 from card_envs.games.uno import state as S
+from card_envs.games.uno.cards import COLOUR_OF, DRAW_AMOUNT, MATCHES, POINTS, RANK_OF
 from card_envs.games.uno.engine import CHALLENGE_PENALTY, DEAL_SIZE, UnoGame
 from card_envs.games.uno.state import Challenge, LastMove, UnoState
 
-refresh_compiled_cache(__file__, C.__file__, E.__file__, engine.__file__)
+refresh_compiled_cache(__file__, C.__file__, E.__file__, engine.__file__, ranking.__file__)
+rank_rest = njit(cache=True)(ranking.rank_rest)  # the one ranking rule of every game, compiled
 
 PLAY, PLAY_DRAWN, CHOOSE_COLOUR, PENDING, CATCH, OVER = range(len(E.PHASES))
 W4 = C.WILD_DRAW_FOUR
 DECK = np.array([t for t, k in enumerate(C.deck_counts()) for _ in range(k)], dtype=np.int8)
-#: MATCHES[top, colour, card]: may ``card`` be played (the reference MATCHING table)
-MATCHES = np.array(
-    [
-        [[C.matches(t, top, c) for t in range(C.NUM_TYPES)] for c in range(C.NUM_COLOURS)]
-        for top in range(C.NUM_TYPES)
-    ],
-    dtype=np.bool_,
-)
-POINTS = np.array([C.points(t) for t in range(C.NUM_TYPES)], dtype=np.int64)
-DRAW_AMOUNT = np.array([C.draw_amount(t) for t in range(C.NUM_TYPES)], dtype=np.int64)
 DRAW_TWOS = np.array(C.DRAW_TWOS, dtype=np.int64)
 #: the observation fields, in the order of :func:`.encoding.observation_layout`
 FIELDS = (
@@ -219,15 +212,15 @@ def _play(s, b, r, card, call, gen):
         _end_round(s, b, r, player, gen)
         return
     s.seat[b, player, CALLED] = call and s.seat[b, player, SIZE] == 1
-    rank = card % C.NUM_RANKS if card < C.NUM_COLOURED else -1
+    rank = RANK_OF[card]
     if rank == C.SKIP or (rank == C.REVERSE and r.num_players == 2 and r.reverse_skips):
         s.g[b, SKIP_NEXT] = True
     elif rank == C.REVERSE:
         s.g[b, DIRECTION] = -s.g[b, DIRECTION]
-    if card >= C.NUM_COLOURED:
+    if COLOUR_OF[card] < 0:  # a wild
         s.g[b, PHASE] = CHOOSE_COLOUR
         return
-    s.g[b, COLOUR] = card // C.NUM_RANKS
+    s.g[b, COLOUR] = COLOUR_OF[card]
     _after_play(s, b, r, gen)
 
 
@@ -344,12 +337,12 @@ def _deal(s, b, r, gen):
     s.discard[b, 0] = first
     s.g[b, DISCARD_LEN] = 1
     s.discard_counts[b, first] = 1
-    if first >= C.NUM_COLOURED:
+    if COLOUR_OF[first] < 0:  # a wild
         s.g[b, OPENING] = True
         s.g[b, PHASE] = CHOOSE_COLOUR
     else:
-        s.g[b, COLOUR] = first // C.NUM_RANKS
-        rank = first % C.NUM_RANKS
+        s.g[b, COLOUR] = COLOUR_OF[first]
+        rank = RANK_OF[first]
         if rank == C.SKIP:
             s.g[b, TURN] = 1 % n
         elif rank == C.REVERSE:
@@ -441,6 +434,7 @@ def _write_observation(s, b, r, player, starts, obs):
 def _final_ranks(s, b, n, truncated, out):
     """Ranks as the reference engine gives them: the winner, then fewest points left;
     when truncated, fewest cards then seat order (CardGame.truncation_ranks)."""
+    finish = np.zeros(n, np.int64)
     keys = np.empty(n, np.int64)
     for p in range(n):
         if truncated:
@@ -449,13 +443,10 @@ def _final_ranks(s, b, n, truncated, out):
             points = 0
             for t in range(C.NUM_TYPES):
                 points += POINTS[t] * s.hands[b, p, t]
-            keys[p] = -1 if p == s.g[b, WINNER] else points
-    for p in range(n):
-        rank = 1
-        for q in range(n):
-            if keys[q] < keys[p]:
-                rank += 1
-        out[p] = rank
+            keys[p] = points
+    if not truncated:
+        finish[s.g[b, WINNER]] = 1
+    rank_rest(finish, keys, out)
 
 
 @njit(cache=True, parallel=True)

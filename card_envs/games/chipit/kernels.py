@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit, prange
 
+from card_envs.core import ranking
 from card_envs.core.compiled import refresh_compiled_cache
 from card_envs.games.chipit import arith, cards, engine, state
 from card_envs.games.chipit import encoding as E
@@ -46,7 +47,10 @@ from card_envs.games.chipit.cards import (
 from card_envs.games.chipit.engine import ChipItGame
 from card_envs.games.chipit.state import Build, LastPlay, Shown, Table, Turn
 
-refresh_compiled_cache(__file__, arith.__file__, cards.__file__, E.__file__, engine.__file__, state.__file__)
+refresh_compiled_cache(
+    __file__, arith.__file__, cards.__file__, E.__file__, engine.__file__, state.__file__, ranking.__file__
+)
+rank_rest = njit(cache=True)(ranking.rank_rest)  # the one ranking rule of every game, compiled
 
 LEAD, ANSWER, UNITS_PHASE, CARDS_PHASE, OVER = range(len(E.PHASES))
 TURN_KINDS = state.TURN_KINDS
@@ -189,20 +193,13 @@ def _cards_held(st, b, p):
 def _rank_rest(st, b, n, truncated, out):
     """``ranks_after_finishers``: finishers keep their places, the rest follow by cards held
     (ties share a rank; when truncated, ties are broken by seat)."""
-    done = st[b, FINISHED_LEN]
+    finish = np.zeros(n, np.int64)
+    for i in range(st[b, FINISHED_LEN]):
+        finish[st[b, FINISHED + i]] = i + 1
     keys = np.empty(n, np.int64)
     for p in range(n):
         keys[p] = _cards_held(st, b, p) * n + p if truncated else _cards_held(st, b, p)
-    for i in range(done):
-        out[st[b, FINISHED + i]] = i + 1
-    for p in range(n):
-        if st[b, IS_FINISHED + p]:
-            continue
-        rank = done + 1
-        for q in range(n):
-            if not st[b, IS_FINISHED + q] and keys[q] < keys[p]:
-                rank += 1
-        out[p] = rank
+    rank_rest(finish, keys, out)
 
 
 @njit(cache=True)

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
+from card_envs.core import ranking
 from card_envs.core.compiled import refresh_compiled_cache
 from card_envs.games.tock import cards, encoding, engine
 from card_envs.games.tock import state as S
@@ -29,7 +30,10 @@ from card_envs.games.tock.encoding import ACTION_KINDS, CENTRE, DRAW, LAYOUT, MA
 from card_envs.games.tock.engine import TockGame
 from card_envs.games.tock.state import LAST_ACTIONS, KnockWindow, Move, Stats, Table
 
-refresh_compiled_cache(__file__, cards.__file__, encoding.__file__, engine.__file__, S.__file__)
+refresh_compiled_cache(
+    __file__, cards.__file__, encoding.__file__, engine.__file__, S.__file__, ranking.__file__
+)
+rank_rest = njit(cache=True)(ranking.rank_rest)  # the one ranking rule of every game, compiled
 
 PLAY, KNOCK_PHASE, OVER = range(len(S.PHASES))
 #: ``Move.source`` by number: the draw sources, then the play sources
@@ -473,19 +477,13 @@ def _write_observation(s, b, r, player, obs):
 def _final_ranks(s, b, n, truncated, out):
     """Table.final_ranks (or CardGame.truncation_ranks): finished seats keep their ranks, the
     others follow by fewest cards held, ties sharing (truncated: ties broken by seat)."""
-    done = s.g[b, FINISHED_LEN]
+    finish = np.zeros(n, np.int64)
+    keys = np.empty(n, np.int64)
     for p in range(n):
         if not s.seat[b, p, ALIVE]:
-            out[p] = s.seat[b, p, FINISH_RANK]
-            continue
-        held = _held(s, b, p)
-        rank = 1 + done
-        for q in range(n):
-            if q != p and s.seat[b, q, ALIVE]:
-                other = _held(s, b, q)
-                if other < held or (truncated and other == held and q < p):
-                    rank += 1
-        out[p] = rank
+            finish[p] = s.seat[b, p, FINISH_RANK]
+        keys[p] = _held(s, b, p) * n + p if truncated else _held(s, b, p)
+    rank_rest(finish, keys, out)
 
 
 @njit(cache=True)

@@ -9,7 +9,8 @@ needs no numba.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Mapping, MutableSequence, Sequence
-from typing import Any
+
+import numpy as np
 
 
 def ranks_by_key(players: Iterable[int], key: Callable[[int], Hashable]) -> dict[int, int]:
@@ -43,7 +44,11 @@ def ranks_after_finishers(
     return ranks
 
 
-def rank_rest(finish_ranks: Sequence[Any], keys: Sequence[Any], out: MutableSequence[Any]) -> None:
+def rank_rest(
+    finish_ranks: Sequence[int] | np.ndarray,
+    keys: Sequence[int] | np.ndarray,
+    out: MutableSequence[int] | np.ndarray,
+) -> None:
     """:func:`ranks_after_finishers` on arrays (or lists): ``out[p]`` is ``finish_ranks[p]`` for a
     finished seat (a rank > 0), else one more than the finished seats and than the seats still
     in with a smaller ``keys[q]`` (ints; equal keys share a rank)."""

@@ -1,9 +1,9 @@
-"""Field-by-field mutations of a valid ``state_dict()``, for the bad-state property test.
+"""Field-by-field mutations of a valid ``state_dict()``, for the bad-state property tests.
 
 Each mutation changes one thing: a value out of range, of the wrong type, a
 list one entry short or long, a key removed, or a string (a card code, say)
 replaced by one found elsewhere in the state, which loses one card and
-duplicates another.
+duplicates another. :func:`mid_game_states` gives the real states to mutate.
 """
 
 from __future__ import annotations
@@ -12,7 +12,26 @@ import copy
 from collections.abc import Iterator
 from typing import Any
 
+import numpy as np
+
+from card_envs.core.registry import game_spec
+
 Path = tuple[Any, ...]
+
+
+def mid_game_states(name: str, num_players: int, seeds: range, rules: dict) -> list[dict]:
+    """States of ``name`` after 0..60 random legal actions, one per seed."""
+    states = []
+    for seed in seeds:
+        game = game_spec(name).engine_class()(num_players, **rules)
+        game.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for _ in range(int(rng.integers(0, 60))):
+            if game.is_over:
+                break
+            game.step(int(rng.choice(game.legal_actions())))
+        states.append(game.state_dict())
+    return states
 
 
 def _leaves(value: Any, path: Path = ()) -> Iterator[tuple[Path, Any]]:

@@ -11,6 +11,15 @@ import pytest
 
 from card_envs.core.game import IllegalActionError
 from card_envs.games.chipit import encoding as E
+from card_envs.games.chipit.arith import (
+    card_cost,
+    card_options,
+    card_value,
+    mark_blocks,
+    mark_units,
+    mark_values,
+    play_costs,
+)
 from card_envs.games.chipit.cards import (
     CODES,
     COPIES,
@@ -20,11 +29,8 @@ from card_envs.games.chipit.cards import (
     START_CHIPS,
     TOTAL_CHIPS,
     TYPE_OF_CODE,
-    card_cost,
-    card_value,
 )
 from card_envs.games.chipit.engine import ChipItGame
-from card_envs.games.chipit.moves import card_options, feasible_values
 
 FILLER = ["G21", "G20", "G19"]
 
@@ -522,7 +528,34 @@ def brute_force_values(hand: list[int], k: int, lo: int, supply: int) -> set[int
     return found
 
 
-def test_feasible_values_and_card_options_match_brute_force():
+def offered_values(hand: list[int], k: int, lo: int, supply: int) -> set[int]:
+    """The values the mask's arithmetic offers ``k`` cards of ``hand`` at >= ``lo``: the VALUE
+    actions up to 129, then the UNITS of every HIGH block (offered exactly when one of its
+    values is)."""
+    cards = np.array(hand, np.int64)
+    mask = np.zeros(E.NUM_ACTIONS, np.int8)
+    costs = np.empty(E.NUM_DIRECT_VALUES, np.int64)
+    play_costs(cards, k, costs)
+    mark_values(costs, lo, supply, mask)
+    mark_blocks(cards, k, lo, supply, mask)
+    values = {int(a) + E.MIN_VALUE for a in np.flatnonzero(mask[E.VALUE : E.HIGH])}
+    for j in range(E.NUM_BLOCKS):
+        low = E.block_low(j)
+        units = np.zeros(E.NUM_ACTIONS, np.int8)
+        mark_units(cards, k, lo, low, supply, units)
+        found = {low + int(u) for u in np.flatnonzero(units[E.UNITS : E.CARD])}
+        assert bool(found) == bool(mask[E.HIGH + j]), f"block {low}"
+        values |= found
+    return values
+
+
+def card_options_of(hand: list[int], value: int, need: int, budget: int, min_type: int = 0) -> set[int]:
+    out = np.zeros(NUM_TYPES, np.int8)
+    card_options(np.array(hand, np.int64), value, need, budget, min_type, out)
+    return {int(t) for t in np.flatnonzero(out)}
+
+
+def test_offered_values_and_card_options_match_brute_force():
     rng = np.random.default_rng(5)
     deck = [t for t in range(NUM_TYPES) for _ in range(COPIES)]
     for _ in range(60):
@@ -534,7 +567,7 @@ def test_feasible_values_and_card_options_match_brute_force():
         lo = int(rng.integers(2, 30))
         supply = int(rng.integers(0, 40))
         expected = brute_force_values(hand, k, lo, supply)
-        assert set(np.flatnonzero(feasible_values(hand, k, lo, supply)).tolist()) == expected
+        assert offered_values(hand, k, lo, supply) == expected
         copies = [t for t in range(NUM_TYPES) for _ in range(hand[t])]
         for v in sorted(expected)[:5]:  # exactly the lowest cards of the completing k-sets are offered
             completing = [
@@ -542,11 +575,11 @@ def test_feasible_values_and_card_options_match_brute_force():
                 for combo in itertools.combinations(copies, k)  # sorted by type, as the cards are added
                 if None not in (costs := [card_cost(c, v) for c in combo]) and sum(costs) <= supply
             ]
-            assert set(card_options(hand, v, k, supply)) == {combo[0] for combo in completing}
+            assert card_options_of(hand, v, k, supply) == {combo[0] for combo in completing}
             first = completing[0][0]  # after adding it, the second cards of those sets follow
             rest = hand[:]
             rest[first] -= 1
             budget = supply - card_cost(first, v)
             seconds = {combo[1] for combo in completing if combo[0] == first and k > 1}
             if k > 1:
-                assert set(card_options(rest, v, k - 1, budget, min_type=first)) == seconds
+                assert card_options_of(rest, v, k - 1, budget, min_type=first) == seconds

@@ -36,7 +36,7 @@ COMPILED_MODULES = sorted(
 
 
 def test_the_compiled_modules_are_found():
-    assert len(COMPILED_MODULES) == 6  # three games' kernels, three rule agents' twins
+    assert len(COMPILED_MODULES) == 7  # three games' kernels, three rule agents' twins, Chip It's arith
 
 
 KERNEL = """
@@ -152,8 +152,8 @@ def test_every_cached_kernel_is_stamped_with_the_modules_it_reads(name):
         assert locator.get_source_stamp()[1] == dependency_hash(compiled_dependencies(module.__file__))
 
 
-def test_a_twin_that_reads_its_games_kernels_depends_on_them():
-    """``POINTS`` of the UNO twin comes from the game's kernels module, imported by name."""
+def test_a_twin_depends_on_the_game_modules_it_reads():
+    """``POINTS`` of the UNO twin comes from the game's cards module, imported by name."""
     import card_envs.agents.uno.compiled as twin
 
-    assert str(ROOT / "card_envs" / "games" / "uno" / "kernels.py") in compiled_dependencies(twin.__file__)
+    assert str(ROOT / "card_envs" / "games" / "uno" / "cards.py") in compiled_dependencies(twin.__file__)

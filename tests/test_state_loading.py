@@ -16,24 +16,9 @@ import pytest
 
 from card_envs.core.registry import game_specs
 from tests.env_checks import assert_valid_ranks
-from tests.state_mutations import mutations
+from tests.state_mutations import mid_game_states, mutations
 
 SPECS = game_specs()
-
-
-def mid_game_states(name: str, num_players: int, seeds: range, rules: dict) -> list[dict]:
-    """States after 0..60 random legal actions."""
-    states = []
-    for seed in seeds:
-        game = SPECS[name].engine_class()(num_players, **rules)
-        game.reset(seed=seed)
-        rng = np.random.default_rng(seed)
-        for _ in range(int(rng.integers(0, 60))):
-            if game.is_over:
-                break
-            game.step(int(rng.choice(game.legal_actions())))
-        states.append(game.state_dict())
-    return states
 
 
 def play_on(game, steps: int, rng: np.random.Generator) -> None:

@@ -12,13 +12,15 @@ compiles the same rules over struct-of-arrays state (the game's spec names it).
 After each call, ``observations[b]``, ``masks[b]`` and ``current_players[b]`` are those of
 the seat that decides in game ``b``. Each game draws from its own generator, seeded as
 ``CardGame.reset(seed)`` seeds the reference engine, so game ``b`` replays exactly in
-the reference engine from ``seeds[b]`` and the same actions; :meth:`BatchedGame.engine`
-hands it over as one.
+the reference engine from ``seeds[b]`` and the same actions. A game's kernels class is a
+codec between a game's ``state_dict()`` and its row of the batch: :meth:`BatchedGame.engine`
+hands game ``b`` over as a reference engine, :meth:`BatchedGame.load` puts any state the
+reference engine accepts into row ``b``, and play goes on from there in both alike.
 """
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 from numba import typed
@@ -41,6 +43,30 @@ class BatchStep(NamedTuple):
     @property
     def ended(self) -> np.ndarray:
         return self.terminated | self.truncated
+
+
+class Kernels(Protocol):
+    """What a game's kernels class answers (``GameSpec.batched`` names it; docs/architecture.md)."""
+
+    def __init__(self, game: CardGame, batch_size: int) -> None: ...
+
+    def deal(self, rows: np.ndarray, gens: Any) -> None: ...
+
+    def step(self, rows: np.ndarray, actions: np.ndarray, gens: Any, over: np.ndarray) -> None: ...
+
+    def write(
+        self, rows: np.ndarray, observations: np.ndarray, masks: np.ndarray, current: np.ndarray
+    ) -> None: ...
+
+    def observe(self, rows: np.ndarray, players: np.ndarray, out: np.ndarray) -> None: ...
+
+    def ranks(self, rows: np.ndarray, truncated: np.ndarray, out: np.ndarray) -> None: ...
+
+    def held(self, rows: np.ndarray, out: np.ndarray) -> None: ...
+
+    def load(self, index: int, state: dict[str, Any], /) -> None: ...
+
+    def state_dict(self, index: int) -> dict[str, Any]: ...
 
 
 def batched_games() -> list[str]:
@@ -86,13 +112,15 @@ class BatchedGame:
         self.max_steps = check_max_steps(max_steps, self.reference)
         self.num_players = self.reference.num_players
         self.num_actions = self.reference.num_actions
-        self.kernels = resolve(spec.batched)(self.reference, self.batch_size)
+        self.kernels: Kernels = resolve(spec.batched)(self.reference, self.batch_size)
         b = self.batch_size
         self.observations = np.zeros((b, self.reference.observation_size), np.float32)
         self.masks = np.zeros((b, self.num_actions), np.int8)
         self.current_players = np.zeros(b, np.int64)
         self.steps = np.zeros(b, np.int64)  # actions taken in each game so far
         self.seeds = np.zeros(b, np.int64)  # each game's deal seed (CardGame.reset(seed) replays it)
+        #: each game's CardGame.dealt_holding: what a seat held at its deal, on average
+        self.dealt_holding = np.ones(b, np.float64)
         # one generator per game, re-seeded in place at each deal (the typed List, which the
         # kernels read, holds the same objects; replacing its items costs more than a deal)
         self._generator_objects = [np.random.default_rng(0) for _ in range(b)]
@@ -130,6 +158,9 @@ class BatchedGame:
         self.seeds[rows] = seeds
         self.steps[rows] = 0
         self.kernels.deal(rows, self.generators)
+        held = np.zeros((rows.size, self.num_players), np.int64)
+        self.kernels.held(rows, held)
+        self.dealt_holding[rows] = np.maximum(1.0, held.mean(axis=1))  # as CardGame.reset() sets it
 
     def step(self, actions: Any, rows: Any = None, *, reset_ended: bool = True) -> BatchStep:
         """Apply ``actions[i]`` for the deciding seat of game ``rows[i]`` (default: every game).
@@ -181,15 +212,67 @@ class BatchedGame:
 
     # ------------------------------------------------------------------ looking in
     def engine(self, index: int) -> CardGame:
-        """Game ``index`` as a reference engine (render it, check it, read its ``state_dict()``)."""
+        """Game ``index`` as a reference engine: a new engine of the same table and rules that
+        loaded its ``state_dict()`` (render it, check it, play it on), with the game's deal seed,
+        its generator's state and its :attr:`~CardGame.dealt_holding`, so it plays on as the batch."""
         index = check_int("index", index, 0, self.batch_size - 1)
-        game: CardGame = self.kernels.engine(index)
+        game = self._new_engine()
+        game.load_state_dict(self.kernels.state_dict(index), dealt_holding=float(self.dealt_holding[index]))
         game.seed = int(self.seeds[index])
+        game.rng = np.random.Generator(np.random.PCG64())
+        game.rng.bit_generator.state = self._generator_objects[index].bit_generator.state
         return game
 
     def state_dict(self, index: int) -> dict[str, Any]:
         """The reference engine's ``state_dict()`` of game ``index``."""
-        return self.engine(index).state_dict()
+        return self.kernels.state_dict(check_int("index", index, 0, self.batch_size - 1))
+
+    def load(
+        self,
+        index: int,
+        state: dict[str, Any],
+        *,
+        seed: int | None = None,
+        generator: np.random.Generator | None = None,
+    ) -> None:
+        """Put ``state`` (a ``state_dict()``) into game ``index``, to play on from there.
+
+        The state is checked by a reference engine's ``load_state_dict`` first: one it refuses
+        raises ValueError and leaves the batch unchanged. The game then plays on exactly as a
+        reference engine that loaded ``state`` and whose ``rng`` is in the state of the game's
+        generator: seeded with ``seed`` as ``CardGame.reset(seed)`` seeds one (``seeds[index]``
+        becomes ``seed``), set to the state of ``generator`` (copied, not advanced), or, with
+        neither, kept as it was (as ``load_state_dict`` keeps ``rng``). Its step count starts
+        again at 0, and :meth:`CardGame.progress` counts from the loaded position, as in the
+        reference. A loaded game that is over decides nothing until it is dealt again.
+        """
+        index = check_int("index", index, 0, self.batch_size - 1)
+        if seed is not None and generator is not None:
+            raise ValueError("pass a seed or a generator for the loaded game, not both")
+        if seed is not None:
+            seed = check_int("seed", seed, 0, SEED_BOUND - 1)
+        if generator is not None and not isinstance(
+            getattr(generator, "bit_generator", None), np.random.PCG64
+        ):
+            raise ValueError(
+                f"generator must be a numpy Generator over PCG64 (np.random.default_rng), got {generator!r}"
+            )
+        game = self._new_engine()
+        game.load_state_dict(state)
+        self.kernels.load(index, game.state_dict())
+        own = self._generator_objects[index].bit_generator
+        if seed is not None:
+            own.state = np.random.PCG64(seed).state
+            self.seeds[index] = seed
+        elif generator is not None:
+            own.state = generator.bit_generator.state
+        self.steps[index] = 0
+        self.dealt_holding[index] = game.dealt_holding
+        self.kernels.write(np.array([index], np.int64), self.observations, self.masks, self.current_players)
+
+    def _new_engine(self) -> CardGame:
+        """A fresh reference engine of this batch's table and rules."""
+        return self.reference.from_rules(self.num_players, **self.reference.rules)
 
     # ------------------------------------------------------------------ checks
     def _check_rows(self, rows: Any) -> np.ndarray:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
 import numpy as np
 
-from card_envs.core.checks import check_int
+from card_envs.core.checks import check_float, check_int
 from card_envs.core.layout import ObservationLayout
 from card_envs.core.ranking import ranks_after_finishers
 
@@ -235,6 +235,11 @@ class CardGame(ABC):
         """
         return 1.0 - self.cards_held(player) / self._dealt_holding
 
+    @property
+    def dealt_holding(self) -> float:
+        """What a player held at the deal, on average (at least 1): the base of :meth:`progress`."""
+        return self._dealt_holding
+
     def _mean_holding(self) -> float:
         return max(1.0, sum(self.cards_held(p) for p in range(self.num_players)) / self.num_players)
 
@@ -266,30 +271,36 @@ class CardGame(ABC):
         The header (``game``, ``num_players``, ``rules``) is the same for every
         game; the rest is the game's own (:meth:`_state_fields`).
         """
-        return {
-            "game": self.name,
-            "num_players": self.num_players,
-            "rules": self.rules,
-            **self._state_fields(),
-        }
+        return {**self.state_header(), **self._state_fields()}
 
-    def load_state_dict(self, state: dict[str, Any]) -> None:
+    def state_header(self) -> dict[str, Any]:
+        """The part of :meth:`state_dict` every game shares: ``game``, ``num_players``, ``rules``."""
+        return {"game": self.name, "num_players": self.num_players, "rules": self.rules}
+
+    def load_state_dict(self, state: dict[str, Any], *, dealt_holding: float | None = None) -> None:
         """Set the full state from :meth:`state_dict` output (scenario tests, replays).
 
         The rules and player count stay those of this instance (a state whose
         header names others is refused); fields derived from the others (such
-        as ``current_player``) are ignored; ``self.rng`` is kept (pass a seed to
-        :meth:`reset` first if draws must be repeatable). The game validates
-        every field; a malformed or inconsistent state raises ValueError and
-        changes nothing.
+        as ``current_player``) are ignored; ``self.rng`` and ``self.seed`` are
+        kept (set ``rng`` to a generator in a known state if draws must be
+        repeatable). The game validates every field; a malformed or
+        inconsistent state raises ValueError and changes nothing.
+
+        The deal is not part of a state, so :meth:`progress` counts from the
+        loaded position, unless ``dealt_holding`` says what a player held at the
+        deal the state was played from (:attr:`dealt_holding` of the game it
+        was taken from; :meth:`card_envs.batched.BatchedGame.engine` passes it).
         """
         self._check_header(state)
+        if dealt_holding is not None:
+            dealt_holding = check_float("dealt_holding", dealt_holding, 1.0, float(10**9))
         backup = dict(self.__dict__)  # loaders replace attributes, so a shallow copy restores them
         try:
             self._load_state(state)
             self._mask = None
             self._started = True
-            self._dealt_holding = self._mean_holding()  # the deal itself is not part of a state
+            self._dealt_holding = self._mean_holding() if dealt_holding is None else dealt_holding
             self.check_consistency()
             self._check_playable()
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:

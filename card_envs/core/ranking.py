@@ -1,21 +1,30 @@
-"""Ranks and the zero-sum rank rewards shared by all games (docs/rules/, "Rewards")."""
+"""Ranks and the zero-sum rank rewards shared by all games (docs/rules/, "Rewards").
+
+The ranking rule is written once, in :func:`rank_rest`, as plain loops over arrays: the
+reference engines call it through :func:`ranks_after_finishers`, and each game's kernels
+compile this very function (``numba.njit(cache=True)(rank_rest)``), so the core itself
+needs no numba.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, MutableSequence, Sequence
+
+import numpy as np
 
 
 def ranks_by_key(players: Iterable[int], key: Callable[[int], Hashable]) -> dict[int, int]:
     """Rank players by ascending ``key`` (1 = best); equal keys share the better rank."""
     ordered = sorted(players, key=key)  # type: ignore[arg-type]
-    ranks: dict[int, int] = {}
-    for position, player in enumerate(ordered):
-        previous = ordered[position - 1] if position else None
-        if previous is not None and key(previous) == key(player):
-            ranks[player] = ranks[previous]
-        else:
-            ranks[player] = position + 1
-    return ranks
+    ranks = [0] * len(ordered)
+    rank_rest([0] * len(ordered), _places([key(p) for p in ordered]), ranks)
+    return dict(zip(ordered, ranks, strict=True))
+
+
+def _places(keys: list[Hashable]) -> list[int]:
+    """Each key's place among the distinct keys, in ascending order: the int keys of :func:`rank_rest`."""
+    place = {k: i for i, k in enumerate(sorted(set(keys)))}  # type: ignore[type-var]
+    return [place[k] for k in keys]
 
 
 def ranks_after_finishers(
@@ -26,13 +35,37 @@ def ranks_after_finishers(
     Players in ``finished`` (seat -> rank) keep their rank; the others are
     ranked after them by ascending ``key`` (e.g. cards held), ties sharing.
     """
-    ranks = [0] * num_players
-    for seat, rank in finished.items():
-        ranks[seat] = rank
     still_in = [p for p in range(num_players) if p not in finished]
-    for seat, rank in ranks_by_key(still_in, key).items():
-        ranks[seat] = rank + len(finished)
+    keys = [0] * num_players  # a finished seat's key is never read
+    for p, k in zip(still_in, _places([key(p) for p in still_in]), strict=True):
+        keys[p] = k
+    ranks = [0] * num_players
+    rank_rest([finished.get(p, 0) for p in range(num_players)], keys, ranks)
     return ranks
+
+
+def rank_rest(
+    finish_ranks: Sequence[int] | np.ndarray,
+    keys: Sequence[int] | np.ndarray,
+    out: MutableSequence[int] | np.ndarray,
+) -> None:
+    """:func:`ranks_after_finishers` on arrays (or lists): ``out[p]`` is ``finish_ranks[p]`` for a
+    finished seat (a rank > 0), else one more than the finished seats and than the seats still
+    in with a smaller ``keys[q]`` (ints; equal keys share a rank)."""
+    n = len(keys)
+    done = 0
+    for p in range(n):
+        if finish_ranks[p] > 0:
+            done += 1
+    for p in range(n):
+        if finish_ranks[p] > 0:
+            out[p] = finish_ranks[p]
+            continue
+        rank = done + 1
+        for q in range(n):
+            if finish_ranks[q] <= 0 and keys[q] < keys[p]:
+                rank += 1
+        out[p] = rank
 
 
 def rank_reward(rank: int, num_players: int) -> float:

@@ -7,8 +7,17 @@ import numpy as np
 from card_envs.agents.base import RuleAgent, check_probability
 from card_envs.core.checks import check_choice, check_int
 from card_envs.games.chipit import encoding as E
-from card_envs.games.chipit.cards import COST, IMPOSSIBLE, NUM_TYPES, TOTAL_CHIPS
-from card_envs.games.chipit.moves import affordable_costs, cheapest_costs, completion_cost
+from card_envs.games.chipit.arith import (
+    NUM_DIRECT,
+    affordable_costs,
+    cheapest_at,
+    cheapest_value,
+    chip_cost,
+    completion_cost,
+    free_counts,
+    value_action,
+)
+from card_envs.games.chipit.cards import IMPOSSIBLE, NUM_TYPES, TOTAL_CHIPS
 
 
 class ChipItRuleAgent(RuleAgent):
@@ -56,7 +65,7 @@ class ChipItRuleAgent(RuleAgent):
             return int(legal[rng.integers(legal.size)])
         v = self.layout.view(observation)
         phase = E.PHASES[int(np.argmax(v["phase"]))]
-        hand = [int(x) for x in v["hand"]]
+        hand = v["hand"].astype(np.int64)
         if phase == "cards":
             action = self._card(v, hand, action_mask)
         elif phase == "units":
@@ -71,52 +80,45 @@ class ChipItRuleAgent(RuleAgent):
         held = int(v["chips"][0])
         return E.PASS + min(self.return_points, held, E.MAX_RETURN)
 
-    def _value(self, v: dict[str, np.ndarray], hand: list[int], mask: np.ndarray) -> int:
+    def _value(self, v: dict[str, np.ndarray], hand: np.ndarray, mask: np.ndarray) -> int:
         k = int(v["to_beat_count"][0])
         if not mask[E.VALUE : E.DONE].any():  # nothing to play: pass
             return self._pass(v, mask)
         if k == 0:
-            return self._lead(hand, mask)
-        costs = cheapest_costs(hand, k)
-        lo = int(v["to_beat_value"][0]) + 1
-        supply = int(v["supply"][0])
-        value = lo + int(np.argmin(costs[lo:]))  # fewest chips, then the lowest value
-        if costs[value] > min(self.max_chips, supply):
+            return self._lead(hand)
+        limit = min(self.max_chips, int(v["supply"][0]))
+        value = cheapest_value(hand, k, int(v["to_beat_value"][0]) + 1, limit)  # fewest chips, lowest value
+        if value < 0:  # even the cheapest beating play costs more than the limit
             return self._pass(v, mask)
-        return self._value_action(value)
+        return int(value_action(value))
 
-    def _lead(self, hand: list[int], mask: np.ndarray) -> int:
-        counts = np.asarray(hand) @ (COST == 0)  # cards showing each value without chips
+    def _lead(self, hand: np.ndarray) -> int:
+        counts = np.zeros(NUM_DIRECT, np.int64)  # cards showing each value 2.. without chips
+        free_counts(hand, counts)
         values = np.flatnonzero(counts)
         # the largest set (lowest value first), or simply the lowest value
-        value = int(values[np.argmax(counts[values])]) if self.prefer_sets else int(values[0])
-        return self._value_action(value)
+        i = int(values[np.argmax(counts[values])]) if self.prefer_sets else int(values[0])
+        return int(value_action(i + E.MIN_VALUE))
 
-    @staticmethod
-    def _value_action(value: int) -> int:
-        if value <= E.HIGH_START - 1:
-            return E.VALUE + value - E.MIN_VALUE
-        return E.HIGH + (value - E.HIGH_START) // E.BLOCK
-
-    def _units(self, v: dict[str, np.ndarray], hand: list[int], mask: np.ndarray) -> int:
+    def _units(self, v: dict[str, np.ndarray], hand: np.ndarray, mask: np.ndarray) -> int:
         low = int(v["build_block"][0])
         k = max(1, int(v["to_beat_count"][0]))
-        costs = cheapest_costs(hand, k)[low : low + E.BLOCK]
-        costs = np.where(mask[E.UNITS : E.UNITS + E.BLOCK] > 0, costs, IMPOSSIBLE)
+        costs = [cheapest_at(hand, k, low + b) if mask[E.UNITS + b] else IMPOSSIBLE for b in range(E.BLOCK)]
         return E.UNITS + int(np.argmin(costs))
 
-    def _card(self, v: dict[str, np.ndarray], hand: list[int], mask: np.ndarray) -> int:
+    def _card(self, v: dict[str, np.ndarray], hand: np.ndarray, mask: np.ndarray) -> int:
         value = int(v["build_value"][0])
         options = [t for t in range(NUM_TYPES) if mask[E.CARD + t]]
         leading = int(v["to_beat_count"][0]) == 0
-        if leading and mask[E.DONE] and not any(COST[t, value] == 0 for t in options):
+        if leading and mask[E.DONE] and not any(chip_cost(t, value) == 0 for t in options):
             return E.DONE  # the set without chips is complete
         if not options:
             return E.DONE
         need = int(v["build_needed"][0])
         if need > 1:  # answering: the card that starts the cheapest completion (cards come in type order)
-            rest = [h - int(b) for h, b in zip(hand, v["build_cards"], strict=True)]
-            costs = affordable_costs(rest, value, int(v["supply"][0]) - int(v["build_chips"][0]))
-            cost = {t: completion_cost(rest, costs, t, need) for t in options}
-            return E.CARD + min(options, key=lambda t: (IMPOSSIBLE if cost[t] is None else cost[t], t))
-        return E.CARD + min(options, key=lambda t: (int(COST[t, value]), t))
+            rest = hand - v["build_cards"].astype(np.int64)
+            costs = np.empty(NUM_TYPES, np.int64)
+            affordable_costs(rest, value, int(v["supply"][0]) - int(v["build_chips"][0]), 0, costs)
+            cost = {t: IMPOSSIBLE if costs[t] < 0 else completion_cost(rest, costs, t, need) for t in options}
+            return E.CARD + min(options, key=lambda t: (cost[t], t))
+        return E.CARD + min(options, key=lambda t: (chip_cost(t, value), t))

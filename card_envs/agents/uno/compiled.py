@@ -12,7 +12,7 @@ from card_envs.batched.policy import BatchedTwin
 from card_envs.core.compiled import key_compiled_cache
 from card_envs.games.uno import cards as C
 from card_envs.games.uno import encoding as E
-from card_envs.games.uno.kernels import POINTS
+from card_envs.games.uno.cards import COLOUR_OF, POINTS, RANK_OF
 
 key_compiled_cache(__name__, C.__file__, E.__file__)
 
@@ -20,9 +20,8 @@ key_compiled_cache(__name__, C.__file__, E.__file__)
 @njit(cache=True)
 def _colour_counts(obs, hand_start):
     counts = np.zeros(C.NUM_COLOURS, np.float64)
-    for c in range(C.NUM_COLOURS):
-        for r in range(C.NUM_RANKS):
-            counts[c] += obs[hand_start + c * C.NUM_RANKS + r]
+    for t in range(C.NUM_COLOURED):  # by colour, each in rank order
+        counts[COLOUR_OF[t]] += obs[hand_start + t]
     return counts
 
 
@@ -38,14 +37,14 @@ def _choose_card(obs, mask, hand_start, sizes_start, clockwise_at, n):
     attack_only = False
     if obs[sizes_start + next_seat] <= 2:  # attack a player about to win, if it can
         for t in range(C.NUM_COLOURED):
-            if mask[E.PLAY + t] and t % C.NUM_RANKS >= C.SKIP:
+            if mask[E.PLAY + t] and RANK_OF[t] >= C.SKIP:
                 attack_only = True
     counts = _colour_counts(obs, hand_start)
     best, best_points, best_count = -1, -1, -1.0
     for t in range(C.NUM_COLOURED):  # ascending t: ties keep the lowest type (the reference's -t)
-        if not mask[E.PLAY + t] or (attack_only and t % C.NUM_RANKS < C.SKIP):
+        if not mask[E.PLAY + t] or (attack_only and RANK_OF[t] < C.SKIP):
             continue
-        points, count = POINTS[t], counts[t // C.NUM_RANKS]
+        points, count = POINTS[t], counts[COLOUR_OF[t]]
         if points > best_points or (points == best_points and count > best_count):
             best, best_points, best_count = t, points, count
     return best

@@ -1,15 +1,10 @@
-"""Cards, chips and the value arithmetic of Chip It (docs/rules/chipit.md, "Material" and "Card values").
+"""Cards and chips of Chip It (docs/rules/chipit.md, "Material"); their arithmetic is :mod:`.arith`.
 
 A card *type* is an index 0..29: 0..19 are green 2..21, 20..29 purple 2..11;
-there are two copies of every type (60 cards). A card with ``p`` chip points
-on it is worth ``v + p`` (green) or ``v * (1 + p)`` (purple), so the chips a
-card needs to show a target value ``T`` follow from ``T``: green ``T - v``
-(``T >= v``), purple ``T / v - 1`` (``T`` a multiple of ``v``).
+there are two copies of every type (60 cards).
 """
 
 from __future__ import annotations
-
-import numpy as np
 
 GREEN_VALUES = tuple(range(2, 22))
 PURPLE_VALUES = tuple(range(2, 12))
@@ -35,36 +30,3 @@ MAX_HAND = max(DEAL_SIZE.values())
 
 #: chip cost marker for "this card cannot show this value"
 IMPOSSIBLE = 1_000_000
-
-
-def card_cost(t: int, value: int) -> int | None:
-    """Chip points card type ``t`` needs to show ``value``, or None if it cannot."""
-    v = FACE[t]
-    if IS_PURPLE[t]:
-        if value < v or value % v:
-            return None
-        return value // v - 1
-    return value - v if value >= v else None
-
-
-def card_value(t: int, chips: int) -> int:
-    """Value of card type ``t`` carrying ``chips`` points."""
-    v = FACE[t]
-    return v * (1 + chips) if IS_PURPLE[t] else v + chips
-
-
-def _cost_table() -> np.ndarray:
-    """COST[t, T]: chip points type t needs to show value T (IMPOSSIBLE if it cannot)."""
-    table = np.full((NUM_TYPES, MAX_VALUE + 1), IMPOSSIBLE, dtype=np.int32)
-    values = np.arange(MAX_VALUE + 1)
-    for t in range(NUM_TYPES):
-        v = FACE[t]
-        if IS_PURPLE[t]:
-            table[t, v::v] = values[v::v] // v - 1
-        else:
-            table[t, v:] = values[v:] - v
-    table.setflags(write=False)
-    return table
-
-
-COST = _cost_table()

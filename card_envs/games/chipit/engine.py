@@ -14,7 +14,8 @@ The engine is a small state machine; its phases say which decision is asked for:
 The position lives in ``self.table`` (a :class:`~card_envs.games.chipit.state.Table`).
 A play built over several decisions lives in ``table.build`` and touches no
 other part of the state until it is complete. The mask only offers choices
-from which the play can still be completed (see :mod:`moves`).
+from which the play can still be completed; the chip arithmetic behind it, shared with
+the compiled kernels and the agents, is :mod:`.arith`.
 """
 
 from __future__ import annotations
@@ -30,17 +31,17 @@ from card_envs.core.view import TableView
 from card_envs.games.chipit import encoding as E
 from card_envs.games.chipit import state as S
 from card_envs.games.chipit import text, view
-from card_envs.games.chipit.cards import (
-    COPIES,
-    COST,
-    DEAL_SIZE,
-    MAX_GREEN_VALUE,
-    NUM_CARDS,
-    NUM_TYPES,
-    START_CHIPS,
-    TOTAL_CHIPS,
+from card_envs.games.chipit.arith import (
+    NUM_DIRECT,
+    card_options,
+    chip_cost,
+    free_counts,
+    mark_blocks,
+    mark_units,
+    mark_values,
+    play_costs,
 )
-from card_envs.games.chipit.moves import card_options, cheapest_costs, feasible_values
+from card_envs.games.chipit.cards import COPIES, DEAL_SIZE, NUM_CARDS, NUM_TYPES, START_CHIPS, TOTAL_CHIPS
 from card_envs.games.chipit.state import Build, LastPlay, Shown, Table, Turn
 
 _PHASE_INDEX = {name: i for i, name in enumerate(E.PHASES)}
@@ -135,28 +136,32 @@ class ChipItGame(CardGame):
                 mask[E.PASS : E.PASS + min(E.MAX_RETURN, tb.held[p]) + 1] = 1
             if last is None:
                 if tb.hand_sizes[p]:
-                    self._mask_values(mask, feasible_values(tb.hands[p], 1, E.MIN_VALUE, tb.supply))
+                    self._mark_plays(mask, tb.hands[p], 1, E.MIN_VALUE, tb.supply)
             elif tb.hand_sizes[p] >= last.count:
-                self._mask_values(mask, feasible_values(tb.hands[p], last.count, last.value + 1, tb.supply))
+                self._mark_plays(mask, tb.hands[p], last.count, last.value + 1, tb.supply)
         elif b.value is None:
             low = b.block
             assert low is not None  # phase units: a block was chosen
             k, lo = (1, E.MIN_VALUE) if last is None else (last.count, last.value + 1)
-            feas = feasible_values(tb.hands[p], k, max(lo, low), tb.supply)
-            mask[E.UNITS : E.UNITS + E.BLOCK] = feas[low : low + E.BLOCK]
+            mark_units(np.array(tb.hands[p], np.int64), k, lo, low, tb.supply, mask)
         else:
             need = 0 if last is None else last.count - len(b.cards)
             min_type = b.cards[-1] if b.cards else 0
-            for t in card_options(b.rest, b.value, need, tb.supply - b.chips, min_type):
-                mask[E.CARD + t] = 1
+            rest = np.array(b.rest, np.int64)
+            card_options(rest, b.value, need, tb.supply - b.chips, min_type, mask[E.CARD : E.DONE])
             if last is None and b.cards:
                 mask[E.DONE] = 1
         return mask
 
     @staticmethod
-    def _mask_values(mask: np.ndarray, feas: np.ndarray) -> None:
-        mask[E.VALUE : E.HIGH] = feas[E.MIN_VALUE : MAX_GREEN_VALUE + 1]
-        mask[E.HIGH : E.UNITS] = feas[E.HIGH_START :].reshape(E.NUM_BLOCKS, E.BLOCK).any(axis=1)
+    def _mark_plays(mask: np.ndarray, hand: list[int], k: int, lo: int, supply: int) -> None:
+        """The VALUE and HIGH actions: the values >= ``lo`` that ``k`` cards of ``hand`` show within
+        ``supply``."""
+        cards = np.array(hand, np.int64)
+        costs = np.empty(NUM_DIRECT, np.int64)
+        play_costs(cards, k, costs)
+        mark_values(costs, lo, supply, mask)
+        mark_blocks(cards, k, lo, supply, mask)
 
     # ----------------------------------------------------------------- apply
     def _apply(self, action: int) -> None:
@@ -177,7 +182,7 @@ class ChipItGame(CardGame):
             t = action - E.CARD
             b.rest[t] -= 1
             b.cards.append(t)
-            b.chips += int(COST[t, b.target])
+            b.chips += chip_cost(t, b.target)
             if tb.last is not None and len(b.cards) == tb.last.count:
                 self._complete(p, b)
         else:
@@ -212,7 +217,7 @@ class ChipItGame(CardGame):
         tb.hands[p] = b.rest
         tb.hand_sizes[p] -= len(cards)
         tb.supply -= b.chips
-        tb.display[p] = [Shown(t, int(COST[t, value])) for t in cards]
+        tb.display[p] = [Shown(t, chip_cost(t, value)) for t in cards]
         kind = "lead" if tb.last is None else "answer"
         tb.last = LastPlay(p, len(cards), value)
         tb.passes = 0
@@ -319,10 +324,11 @@ class ChipItGame(CardGame):
     def _observe_values(v: dict[str, np.ndarray], hand: list[int], k: int) -> None:
         """The value features: what each directly chosen value T would cost this hand, so the
         network need not work out the chip arithmetic of 30 card types itself."""
-        direct = slice(E.MIN_VALUE, MAX_GREEN_VALUE + 1)
-        costs = cheapest_costs(hand, k, MAX_GREEN_VALUE)[direct]
-        v["play_costs"][:] = np.minimum(costs, E.NO_PLAY)
-        v["free_cards"][:] = np.asarray(hand, np.float32) @ (COST[:, direct] == 0)
+        cards = np.array(hand, np.int64)
+        costs = np.empty(NUM_DIRECT, np.int64)
+        play_costs(cards, k, costs)  # capped at NO_PLAY
+        v["play_costs"][:] = costs
+        free_counts(cards, v["free_cards"])
 
     # ----------------------------------------------------------------- state
     def _state_fields(self) -> dict[str, Any]:

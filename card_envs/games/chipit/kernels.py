@@ -6,13 +6,12 @@ the game's own generator, as in the reference, so a batched game and a reference
 reset with the same seed and fed the same actions stay identical;
 ``tests/test_batched.py`` checks it at every step.
 
-The chip arithmetic of :mod:`.moves` (numpy over all 1,200 values) is replaced by exact
-sweeps over the few cards of a hand: green cards sorted by value give the cheapest green
-chips at every value ``T``, and a bit mask of the purple values dividing ``T`` gives the
-purple ones. The per-value costs of a seat's hand (the observation's ``play_costs``, which
-also decide the direct-value mask) are cached per seat until its hand or the number of
-cards to play changes. :meth:`ChipItKernels.engine` turns any game back into a reference
-:class:`~.engine.ChipItGame`.
+The chip arithmetic is the engine's own, :mod:`.arith` (compiled once for both). The
+per-value costs of a seat's hand (the observation's ``play_costs``, which also decide the
+direct-value mask) are cached per seat until its hand or the number of cards to play
+changes. :class:`ChipItKernels` is also the codec between a game's
+``state_dict()`` and its row (``state_dict``, ``load``), through the engine's typed
+:class:`~.state.Table`.
 """
 
 from __future__ import annotations
@@ -22,19 +21,25 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit, prange
 
+from card_envs.core import ranking
 from card_envs.core.compiled import key_compiled_cache
-from card_envs.games.chipit import cards, engine, state
+from card_envs.games.chipit import arith, cards, engine, state
 from card_envs.games.chipit import encoding as E
+from card_envs.games.chipit.arith import (
+    NUM_DIRECT,
+    card_options,
+    chip_cost,
+    free_counts,
+    mark_blocks,
+    mark_units,
+    mark_values,
+    play_costs,
+)
 from card_envs.games.chipit.cards import (
     COPIES,
     DEAL_SIZE,
-    FACE,
-    IMPOSSIBLE,
-    MAX_GREEN_VALUE,
     MAX_HAND,
-    MAX_VALUE,
     NUM_CARDS,
-    NUM_GREEN,
     NUM_TYPES,
     START_CHIPS,
     TOTAL_CHIPS,
@@ -42,31 +47,14 @@ from card_envs.games.chipit.cards import (
 from card_envs.games.chipit.engine import ChipItGame
 from card_envs.games.chipit.state import Build, LastPlay, Shown, Table, Turn
 
-key_compiled_cache(__name__, cards.__file__, E.__file__, engine.__file__, state.__file__)
+key_compiled_cache(
+    __name__, arith.__file__, cards.__file__, E.__file__, engine.__file__, state.__file__, ranking.__file__
+)
+rank_rest = njit(cache=True)(ranking.rank_rest)  # the one ranking rule of every game, compiled
 
 LEAD, ANSWER, UNITS_PHASE, CARDS_PHASE, OVER = range(len(E.PHASES))
-TURN_KINDS = ("pass", "lead", "answer")
-NUM_PURPLE = NUM_TYPES - NUM_GREEN
-FACE_ARR = np.array(FACE, dtype=np.int64)
+TURN_KINDS = state.TURN_KINDS
 DEAL_SIZES = np.array([DEAL_SIZE.get(n, 0) for n in range(ChipItGame.max_players + 1)], dtype=np.int64)
-#: DIVIDES[T]: bit i set when the purple value i + 2 divides T
-DIVIDES = np.array(
-    [sum(1 << i for i in range(NUM_PURPLE) if T % (i + 2) == 0) for T in range(MAX_VALUE + 1)],
-    dtype=np.int64,
-)
-
-
-def _divisor_table() -> np.ndarray:
-    """DIVISORS[T]: the purple face indices i (value i + 2) dividing T, highest first, then -1."""
-    table = np.full((MAX_VALUE + 1, NUM_PURPLE + 1), -1, dtype=np.int64)
-    for value in range(1, MAX_VALUE + 1):
-        found = [i for i in range(NUM_PURPLE - 1, -1, -1) if value % (i + 2) == 0]
-        table[value, : len(found)] = found
-    return table
-
-
-DIVISORS = _divisor_table()
-NUM_DIRECT = E.NUM_DIRECT_VALUES  # values 2..129, one action (and one observation entry) each
 #: the observation fields, in the order of :func:`.encoding.observation_layout`
 FIELDS = (
     "phase", "hand", "chips", "hand_sizes", "holdings", "display", "display_chips", "discard",
@@ -184,207 +172,12 @@ class ChipItArrays(NamedTuple):
 
 # ------------------------------------------------------------ chip arithmetic
 @njit(cache=True)
-def _cost(t, value):
-    """cards.COST[t, value]: chips type ``t`` needs to show ``value`` (IMPOSSIBLE if it cannot)."""
-    v = FACE_ARR[t]
-    if t >= NUM_GREEN:
-        if value < v or value % v:
-            return IMPOSSIBLE
-        return value // v - 1
-    return value - v if value >= v else IMPOSSIBLE
-
-
-@njit(cache=True)
-def _purple_sum(hand, value, k, limit):
-    """Fewest chips for ``k`` purple cards of ``hand`` to show ``value`` (> ``limit`` if none fit).
-
-    Purple cards are the only ones that can show values above 129; the cheapest is the
-    largest face value dividing ``value``."""
-    bits = DIVIDES[value]
-    total = 0
-    need = k
-    for i in range(NUM_PURPLE - 1, -1, -1):
-        if bits >> i & 1:
-            c = hand[NUM_GREEN + i]
-            if c:
-                cost = value // (i + 2) - 1
-                take = c if c < need else need
-                total += take * cost
-                need -= take
-                if need == 0 or total > limit:
-                    break
-    if need:
-        return limit + 1
-    return total
-
-
-@njit(cache=True)
-def _play_costs(hand, k, out):
-    """``out[T - 2]``: fewest chips for ``k`` cards of ``hand`` to show T = 2..129, capped at NO_PLAY.
-
-    Exactly ``moves.cheapest_costs`` (the sum of the ``k`` cheapest cards at T): the green
-    cards at T cost T - v, cheapest from the highest face value not above T; the purple
-    ones T / v - 1 for each face value v dividing T, cheapest from the highest v."""
-    size = 0
-    for t in range(NUM_TYPES):
-        size += hand[t]
-    if size < k or k < 1:
-        out[:] = E.NO_PLAY
-        return
-    if k == 1:  # one sweep for the greens, then the multiples of each purple face value
-        top = -1  # the highest green face value <= T in the hand
-        for value in range(E.MIN_VALUE, MAX_GREEN_VALUE + 1):
-            if value < E.MIN_VALUE + NUM_GREEN and hand[value - E.MIN_VALUE]:
-                top = value
-            cost = value - top if top > 0 else E.NO_PLAY
-            out[value - E.MIN_VALUE] = cost if cost < E.NO_PLAY else E.NO_PLAY
-        for i in range(NUM_PURPLE):
-            if hand[NUM_GREEN + i]:
-                v = i + 2
-                for m in range(1, MAX_GREEN_VALUE // v + 1):
-                    if m - 1 < out[m * v - E.MIN_VALUE]:
-                        out[m * v - E.MIN_VALUE] = m - 1
-        return
-    greens = np.empty(MAX_HAND, np.int64)  # green face values, ascending
-    prefix = np.zeros(MAX_HAND + 1, np.int64)  # prefix[j]: sum of greens[:j]
-    m = 0
-    for t in range(NUM_GREEN):
-        for _ in range(hand[t]):
-            greens[m] = FACE_ARR[t]
-            prefix[m + 1] = prefix[m] + FACE_ARR[t]
-            m += 1
-    pmask = 0
-    for i in range(NUM_PURPLE):
-        if hand[NUM_GREEN + i]:
-            pmask |= 1 << i
-    j = 0  # greens[:j] are the green cards with face value <= T
-    for value in range(E.MIN_VALUE, MAX_GREEN_VALUE + 1):
-        while j < m and greens[j] <= value:
-            j += 1
-        if DIVIDES[value] & pmask == 0:  # greens only: the k highest faces not above T
-            total = k * value - (prefix[j] - prefix[j - k]) if j >= k else E.NO_PLAY
-            out[value - E.MIN_VALUE] = total if total < E.NO_PLAY else E.NO_PLAY
-            continue
-        total = 0
-        need = k
-        g = j - 1
-        d = 0  # DIVISORS[value, d]: the next purple face index dividing T, highest first
-        pleft = 0
-        pcost = IMPOSSIBLE
-        while need:
-            while pleft == 0:
-                i = DIVISORS[value, d]
-                if i < 0:
-                    pcost = IMPOSSIBLE
-                    break
-                d += 1
-                pleft = hand[NUM_GREEN + i]
-                pcost = value // (i + 2) - 1
-            gcost = value - greens[g] if g >= 0 else IMPOSSIBLE
-            if gcost <= pcost:
-                if gcost == IMPOSSIBLE:
-                    total = E.NO_PLAY
-                    break
-                total += gcost
-                g -= 1
-            else:
-                total += pcost
-                pleft -= 1
-            need -= 1
-            if total >= E.NO_PLAY:
-                break
-        out[value - E.MIN_VALUE] = total if total < E.NO_PLAY else E.NO_PLAY
-
-
-@njit(cache=True)
 def _seat_costs(st, cc, b, p, k):
     """The cached ``play_costs`` of seat ``p``'s hand for ``k`` cards (computed when stale)."""
     if st[b, COSTS_K + p] != k:
-        _play_costs(st[b, HANDS + p * NUM_TYPES : HANDS + (p + 1) * NUM_TYPES], k, cc[b, p])
+        play_costs(st[b, HANDS + p * NUM_TYPES : HANDS + (p + 1) * NUM_TYPES], k, cc[b, p])
         st[b, COSTS_K + p] = k
     return cc[b, p]
-
-
-@njit(cache=True)
-def _mark_blocks(hand, k, lo, supply, mask):
-    """The HIGH actions: blocks of ten values above 129 holding a value >= ``lo`` that ``k``
-    cards of ``hand`` can show within ``supply`` (only purple cards reach them)."""
-    low = lo if lo > E.HIGH_START else E.HIGH_START
-    count = 0
-    for i in range(NUM_PURPLE):
-        count += hand[NUM_GREEN + i]
-    if count < k:
-        return
-    for i in range(NUM_PURPLE - 1, -1, -1):
-        if hand[NUM_GREEN + i] == 0:
-            continue
-        v = i + 2
-        top = v * (supply + 1)  # the highest value this card reaches
-        if top > MAX_VALUE:
-            top = MAX_VALUE
-        value = (low + v - 1) // v * v
-        if k == 1 and v <= E.BLOCK and value <= top:
-            # every block of ten values between two multiples of v holds one: fill the range
-            last = top // v * v
-            for j in range((value - E.HIGH_START) // E.BLOCK, (last - E.HIGH_START) // E.BLOCK + 1):
-                mask[E.HIGH + j] = 1
-            continue
-        while value <= top:
-            j = (value - E.HIGH_START) // E.BLOCK
-            if mask[E.HIGH + j]:  # the block is in already: on to the next one
-                value = (E.HIGH_START + E.BLOCK * (j + 1) + v - 1) // v * v
-                continue
-            if k == 1 or _purple_sum(hand, value, k, supply) <= supply:
-                mask[E.HIGH + j] = 1
-                value = (E.HIGH_START + E.BLOCK * (j + 1) + v - 1) // v * v
-            else:
-                value += v
-
-
-@njit(cache=True)
-def _card_options(rest, value, need, budget, min_type, mask):
-    """``moves.card_options``: the types that may be added next and keep the play completable."""
-    if need <= 1:  # a lead, or the last card of an answer: any card that fits
-        for t in range(min_type, NUM_TYPES):
-            if rest[t] and _cost(t, value) <= budget:
-                mask[E.CARD + t] = 1
-        return
-    costs = np.full(NUM_TYPES, -1, np.int64)
-    for t in range(min_type, NUM_TYPES):
-        if rest[t]:
-            c = _cost(t, value)
-            if c <= budget:
-                costs[t] = c
-    cheapest = np.empty(MAX_HAND, np.int64)  # the need - 1 cheapest others, ascending
-    for t in range(min_type, NUM_TYPES):
-        if costs[t] < 0:
-            continue
-        found = 0
-        for u in range(t, NUM_TYPES):
-            c = costs[u]
-            if c < 0:
-                continue
-            copies = rest[u] - (1 if u == t else 0)
-            for _ in range(copies):
-                # insert c into the sorted prefix, keeping at most need - 1 entries
-                if found < need - 1:
-                    pos = found
-                    found += 1
-                elif c < cheapest[need - 2]:
-                    pos = need - 2
-                else:
-                    break
-                while pos > 0 and cheapest[pos - 1] > c:
-                    cheapest[pos] = cheapest[pos - 1]
-                    pos -= 1
-                cheapest[pos] = c
-        if found < need - 1:
-            continue
-        total = costs[t]
-        for q in range(need - 1):
-            total += cheapest[q]
-        if total <= budget:
-            mask[E.CARD + t] = 1
 
 
 # --------------------------------------------------------------------- ranking
@@ -400,20 +193,13 @@ def _cards_held(st, b, p):
 def _rank_rest(st, b, n, truncated, out):
     """``ranks_after_finishers``: finishers keep their places, the rest follow by cards held
     (ties share a rank; when truncated, ties are broken by seat)."""
-    done = st[b, FINISHED_LEN]
+    finish = np.zeros(n, np.int64)
+    for i in range(st[b, FINISHED_LEN]):
+        finish[st[b, FINISHED + i]] = i + 1
     keys = np.empty(n, np.int64)
     for p in range(n):
         keys[p] = _cards_held(st, b, p) * n + p if truncated else _cards_held(st, b, p)
-    for i in range(done):
-        out[st[b, FINISHED + i]] = i + 1
-    for p in range(n):
-        if st[b, IS_FINISHED + p]:
-            continue
-        rank = done + 1
-        for q in range(n):
-            if not st[b, IS_FINISHED + q] and keys[q] < keys[p]:
-                rank += 1
-        out[p] = rank
+    rank_rest(finish, keys, out)
 
 
 @njit(cache=True)
@@ -497,7 +283,7 @@ def _complete(st, b, r, p):
     for i in range(count):
         t = st[b, BUILD_CARDS + i]
         st[b, DISPLAY + p * MAX_HAND + i] = t
-        st[b, DISPLAY_CHIPS + p * MAX_HAND + i] = _cost(t, value)
+        st[b, DISPLAY_CHIPS + p * MAX_HAND + i] = chip_cost(t, value)
     st[b, DISPLAY_LEN + p] = count
     kind = 1 if st[b, LAST] < 0 else 2
     st[b, LAST] = p
@@ -539,7 +325,7 @@ def _apply(st, b, r, action):
         st[b, BUILD_REST + t] -= 1
         st[b, BUILD_CARDS + st[b, BUILD_LEN]] = t
         st[b, BUILD_LEN] += 1
-        st[b, BUILD_CHIPS] += _cost(t, st[b, BUILD_VALUE])
+        st[b, BUILD_CHIPS] += chip_cost(t, st[b, BUILD_VALUE])
         if st[b, LAST] >= 0 and st[b, BUILD_LEN] == st[b, LAST + 1]:
             _complete(st, b, r, p)
     else:
@@ -608,27 +394,21 @@ def _write_mask(st, cc, b, r, mask):
             for a in range(E.PASS, E.PASS + most + 1):
                 mask[a] = 1
         if size >= k and size > 0:
-            costs = _seat_costs(st, cc, b, p, k)
-            for value in range(lo, MAX_GREEN_VALUE + 1):
-                mask[E.VALUE + value - E.MIN_VALUE] = costs[value - E.MIN_VALUE] <= supply
-            _mark_blocks(hand, k, lo, supply, mask)
+            mark_values(_seat_costs(st, cc, b, p, k), lo, supply, mask)
+            mark_blocks(hand, k, lo, supply, mask)
     elif st[b, BUILD_VALUE] < 0:
-        low = st[b, BUILD_BLOCK]
-        start = lo if lo > low else low
-        for value in range(start, low + E.BLOCK):
-            if _purple_sum(hand, value, k, supply) <= supply:
-                mask[E.UNITS + value - low] = 1
+        mark_units(hand, k, lo, st[b, BUILD_BLOCK], supply, mask)
     else:
         count = st[b, BUILD_LEN]
         need = 0 if leading else k - count
         min_type = st[b, BUILD_CARDS + count - 1] if count else 0
-        _card_options(
+        card_options(
             st[b, BUILD_REST : BUILD_REST + NUM_TYPES],
             st[b, BUILD_VALUE],
             need,
             supply - st[b, BUILD_CHIPS],
             min_type,
-            mask,
+            mask[E.CARD : E.DONE],
         )
         if leading and count:
             mask[E.DONE] = 1
@@ -641,12 +421,11 @@ def _write_observation(st, cc, b, r, player, starts, obs):
     obs[:] = 0.0
     obs[starts[F_PHASE] + _phase(st, b)] = 1.0
     hand = HANDS + player * NUM_TYPES
-    at_hand, at_discard, at_free = starts[F_HAND], starts[F_DISCARD], starts[F_FREE_CARDS] - E.MIN_VALUE
+    at_hand, at_discard, at_free = starts[F_HAND], starts[F_DISCARD], starts[F_FREE_CARDS]
     for t in range(NUM_TYPES):
-        count = st[b, hand + t]
-        obs[at_hand + t] = count
+        obs[at_hand + t] = st[b, hand + t]
         obs[at_discard + t] = st[b, DISCARD_COUNTS + t]
-        obs[at_free + FACE_ARR[t]] += count  # a card shows its face value without chips
+    free_counts(st[b, hand : hand + NUM_TYPES], obs[at_free : at_free + NUM_DIRECT])
     obs[starts[F_CHIPS]] = st[b, HELD + player]
     for i in range(n):
         q = (player + i) % n
@@ -771,8 +550,18 @@ class ChipItKernels:
     def held(self, rows: np.ndarray, out: np.ndarray) -> None:
         held_rows(self.state.table, self.rules, rows, out)
 
-    def engine(self, index: int) -> ChipItGame:
-        """A reference engine holding game ``index`` (its ``state_dict()`` is the reference one)."""
+    # ------------------------------------------------------------ the codec
+    def state_dict(self, index: int) -> dict[str, Any]:
+        """Game ``index`` as the reference engine's ``state_dict()``."""
+        return {**self.game.state_header(), **state.to_dict(self.read(index))}
+
+    def load(self, index: int, data: dict[str, Any]) -> None:
+        """Write a ``state_dict()`` the reference engine accepts into row ``index``
+        (:meth:`card_envs.batched.BatchedGame.load` checks it first)."""
+        self.write_table(index, state.from_dict(self.rules.num_players, data))
+
+    def read(self, index: int) -> Table:
+        """Row ``index`` as the engine's typed :class:`~.state.Table`."""
         n = self.rules.num_players
         row = self.state.table[index].astype(int).tolist()
 
@@ -784,11 +573,10 @@ class ChipItKernels:
 
         build = None
         if row[BUILDING]:
-            cards = cut(BUILD_CARDS, row[BUILD_LEN])
             build = Build(
                 optional(row[BUILD_VALUE]),
                 optional(row[BUILD_BLOCK]),
-                cards,
+                cut(BUILD_CARDS, row[BUILD_LEN]),
                 row[BUILD_CHIPS],
                 cut(BUILD_REST, NUM_TYPES),
             )
@@ -801,7 +589,7 @@ class ChipItKernels:
         for p in range(n):
             at, size = p * MAX_HAND, row[DISPLAY_LEN + p]
             display.append([Shown(row[DISPLAY + at + i], row[DISPLAY_CHIPS + at + i]) for i in range(size)])
-        table = Table(
+        return Table(
             hands=[cut(HANDS + p * NUM_TYPES, NUM_TYPES) for p in range(n)],
             hand_sizes=cut(HAND_SIZES, n),
             held=cut(HELD, n),
@@ -820,9 +608,47 @@ class ChipItKernels:
             returned=cut(RETURNED, n),
             turn=turn,
         )
-        game: ChipItGame = ChipItGame.from_rules(n, **self.game.rules)  # type: ignore[assignment]
-        game.table = table
-        game._mask = None
-        game._started = True
-        game._dealt_holding = float(max(1, DEAL_SIZE[n] + START_CHIPS))  # as reset() sets it
-        return game
+
+    def write_table(self, index: int, tb: Table) -> None:
+        """Write the typed table ``tb`` into row ``index`` (the inverse of :meth:`read`)."""
+        n = tb.num_players
+        row = np.zeros(ROW["WIDTH"], np.int32)
+
+        def put(at: int, values: list[int]) -> None:
+            row[at : at + len(values)] = values
+
+        none = -1  # how a row writes None
+        row[SUPPLY], row[PASSES], row[CURRENT] = tb.supply, tb.passes, tb.current
+        put(LAST, [none] * 3 if tb.last is None else [tb.last.seat, tb.last.count, tb.last.value])
+        row[DISCARD_LEN], row[OUT_LEN], row[FINISHED_LEN] = len(tb.discard), len(tb.out), len(tb.finished)
+        row[BUILD_VALUE] = row[BUILD_BLOCK] = none
+        b = tb.build
+        if b is not None:
+            row[BUILDING], row[BUILD_LEN], row[BUILD_CHIPS] = 1, len(b.cards), b.chips
+            row[BUILD_VALUE] = none if b.value is None else b.value
+            row[BUILD_BLOCK] = none if b.block is None else b.block
+            put(BUILD_CARDS, b.cards)
+            put(BUILD_REST, b.rest)
+        if tb.ranks is not None:
+            row[GAME_OVER] = 1
+            put(RANKS, tb.ranks)
+        t = tb.turn
+        row[TURN] = none
+        if t is not None:
+            stood = none if t.stood is None else t.stood
+            put(TURN, [t.seat, TURN_KINDS.index(t.kind), t.returned, stood, t.took])
+        put(HAND_SIZES, tb.hand_sizes)
+        put(HELD, tb.held)
+        put(DISPLAY_LEN, [len(shown) for shown in tb.display])
+        put(IS_FINISHED, [int(f) for f in tb.is_finished])
+        put(FINISHED, tb.finished)
+        put(RETURNED, tb.returned)
+        put(COSTS_K, [none] * n)  # no seat's play costs are cached yet
+        for p in range(n):
+            put(HANDS + p * NUM_TYPES, tb.hands[p])
+            put(DISPLAY + p * MAX_HAND, [s.card for s in tb.display[p]])
+            put(DISPLAY_CHIPS + p * MAX_HAND, [s.chips for s in tb.display[p]])
+        put(DISCARD, tb.discard)
+        put(DISCARD_COUNTS, tb.discard_counts)
+        put(OUT, tb.out)
+        self.state.table[index] = row

@@ -20,17 +20,15 @@ from card_envs.core.checks import (
     check_seat,
     check_seats,
 )
+from card_envs.games.chipit.arith import card_cost, card_value, chip_cost
 from card_envs.games.chipit.cards import (
     CODES,
     COPIES,
-    COST,
     DEAL_SIZE,
     MAX_VALUE,
     NUM_TYPES,
     TOTAL_CHIPS,
     TYPE_OF_CODE,
-    card_cost,
-    card_value,
 )
 from card_envs.games.chipit.encoding import BLOCK, HIGH_START, MAX_RETURN, MIN_VALUE, NUM_BLOCKS, PHASES
 
@@ -47,7 +45,7 @@ class Shown:
 
     @property
     def value(self) -> int:
-        return card_value(self.card, self.chips)
+        return int(card_value(self.card, self.chips))
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,7 +252,7 @@ class Table:
                 raise ValueError(f"the play being built uses {CODES[t]} more often than seat {p} holds it")
             if b.rest[t] != self.hands[p][t] - chosen[t]:
                 raise ValueError("the rest of the play being built is not the hand less the cards chosen")
-        chips = sum(int(COST[t, b.target]) for t in b.cards)
+        chips = sum(chip_cost(t, b.target) for t in b.cards)
         if b.chips != chips:
             raise ValueError(f"the play being built needs {chips} chip points, not {b.chips}")
         if chips > self.supply:

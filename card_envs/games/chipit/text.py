@@ -11,7 +11,8 @@ from __future__ import annotations
 from card_envs.core.colors import paint
 from card_envs.core.game import CardGame
 from card_envs.games.chipit import encoding as E
-from card_envs.games.chipit.cards import CODES, IS_PURPLE, card_cost
+from card_envs.games.chipit.arith import card_cost
+from card_envs.games.chipit.cards import CODES, IS_PURPLE
 from card_envs.games.chipit.state import Build, Shown, Table, Turn
 
 LEGEND = """\

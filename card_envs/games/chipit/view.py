@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from card_envs.core.view import Card, TableView, Zone
 from card_envs.games.chipit import text
-from card_envs.games.chipit.cards import CODES, card_cost
+from card_envs.games.chipit.arith import card_cost
+from card_envs.games.chipit.cards import CODES
 from card_envs.games.chipit.state import Build, Shown, Table
 
 FACE_DOWN = Card(face_down=True)

@@ -4,8 +4,9 @@ The same rules as :mod:`.engine`, step for step, over struct-of-arrays state: ro
 of every array is game ``b``. The deal is the reference's one ``permutation`` of the
 full set (Tock draws nothing after it), so a batched game and a reference game reset
 with the same seed and fed the same actions stay identical; ``tests/test_batched.py``
-checks it at every step. :meth:`TockKernels.engine` turns any game of the batch back
-into a reference :class:`~.engine.TockGame`.
+checks it at every step. :class:`TockKernels` is also the codec between a game's
+``state_dict()`` and its row (``state_dict``, ``load``), through the engine's typed
+:class:`~.state.Table`.
 
 Open piles are ring buffers: a knock's penalty takes cards from their bottoms and puts
 them under the receiver's pile, which a plain array would have to shift. The options of
@@ -20,6 +21,7 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit
 
+from card_envs.core import ranking
 from card_envs.core.compiled import key_compiled_cache
 from card_envs.games.tock import cards, encoding, engine
 from card_envs.games.tock import state as S
@@ -28,7 +30,8 @@ from card_envs.games.tock.encoding import ACTION_KINDS, CENTRE, DRAW, LAYOUT, MA
 from card_envs.games.tock.engine import TockGame
 from card_envs.games.tock.state import LAST_ACTIONS, KnockWindow, Move, Stats, Table
 
-key_compiled_cache(__name__, cards.__file__, encoding.__file__, engine.__file__, S.__file__)
+key_compiled_cache(__name__, cards.__file__, encoding.__file__, engine.__file__, S.__file__, ranking.__file__)
+rank_rest = njit(cache=True)(ranking.rank_rest)  # the one ranking rule of every game, compiled
 
 PLAY, KNOCK_PHASE, OVER = range(len(S.PHASES))
 #: ``Move.source`` by number: the draw sources, then the play sources
@@ -472,19 +475,13 @@ def _write_observation(s, b, r, player, obs):
 def _final_ranks(s, b, n, truncated, out):
     """Table.final_ranks (or CardGame.truncation_ranks): finished seats keep their ranks, the
     others follow by fewest cards held, ties sharing (truncated: ties broken by seat)."""
-    done = s.g[b, FINISHED_LEN]
+    finish = np.zeros(n, np.int64)
+    keys = np.empty(n, np.int64)
     for p in range(n):
         if not s.seat[b, p, ALIVE]:
-            out[p] = s.seat[b, p, FINISH_RANK]
-            continue
-        held = _held(s, b, p)
-        rank = 1 + done
-        for q in range(n):
-            if q != p and s.seat[b, q, ALIVE]:
-                other = _held(s, b, q)
-                if other < held or (truncated and other == held and q < p):
-                    rank += 1
-        out[p] = rank
+            finish[p] = s.seat[b, p, FINISH_RANK]
+        keys[p] = _held(s, b, p) * n + p if truncated else _held(s, b, p)
+    rank_rest(finish, keys, out)
 
 
 @njit(cache=True)
@@ -514,6 +511,13 @@ def write_rows(s, r, rows, observations, masks, current):
         for a in range(mask.size):
             mask[a] = (bits >> a) & 1
         _write_observation(s, b, r, player, observations[b])
+
+
+@njit(cache=True)
+def refresh_rows(s, r, rows):
+    """Compute the options (LEGAL, BREAKS) of games just loaded."""
+    for i in range(rows.size):
+        _refresh(s, rows[i], r)
 
 
 @njit(cache=True)
@@ -572,8 +576,18 @@ class TockKernels:
     def held(self, rows: np.ndarray, out: np.ndarray) -> None:
         held_rows(self.state, rows, out)
 
-    def engine(self, index: int) -> TockGame:
-        """A reference engine holding game ``index`` (its ``state_dict()`` is the reference one)."""
+    # ------------------------------------------------------------ the codec
+    def state_dict(self, index: int) -> dict[str, Any]:
+        """Game ``index`` as the reference engine's ``state_dict()``."""
+        return {**self.game.state_header(), **S.to_dict(self.read(index))}
+
+    def load(self, index: int, state: dict[str, Any]) -> None:
+        """Write a ``state_dict()`` the reference engine accepts into row ``index``
+        (:meth:`card_envs.batched.BatchedGame.load` checks it first)."""
+        self.write_table(index, S.load(state, self.rules.num_players))
+
+    def read(self, index: int) -> Table:
+        """Row ``index`` as the engine's typed :class:`~.state.Table`."""
         s, n = self.state, self.rules.num_players
         g, seat = s.g[index].tolist(), s.seat[index].tolist()
         piles = []
@@ -583,12 +597,11 @@ class TockKernels:
         phase = g[PHASE]
         move = None
         if g[M_PLAYER] >= 0:
-            move = Move(
-                g[M_PLAYER], g[M_ACTION], g[M_CARD], g[M_TARGET], bool(g[M_BREAK]), SOURCES[g[M_SOURCE]]
-            )
+            source = None if g[M_SOURCE] < 0 else SOURCES[g[M_SOURCE]]
+            move = Move(g[M_PLAYER], g[M_ACTION], g[M_CARD], g[M_TARGET], bool(g[M_BREAK]), source)
         last = None if g[L_PLAYER] < 0 else LAST_ACTIONS[g[L_PLAYER]][g[L_ACTION]]
-        penalty = None  # read only while the last action is a knock, which set it
-        if last is not None and last.action == S.KNOCK:
+        penalty = None  # read only while the last action is a knock, which set it (-1: unknown)
+        if last is not None and last.action == S.KNOCK and g[PEN_LEN] >= 0:
             penalty = [(g[PEN0 + 2 * i], g[PEN0 + 2 * i + 1]) for i in range(g[PEN_LEN])]
         table = Table(
             supply=s.supply[index, : g[SUPPLY_LEN]].tolist(),
@@ -612,8 +625,47 @@ class TockKernels:
         )
         if phase == OVER:
             table.ranks = table.final_ranks()
-        game = TockGame(n, **self.game.rules)
-        game.table = table
-        game._opts = None
-        game._started = True
-        return game
+        return table
+
+    def write_table(self, index: int, tb: Table) -> None:
+        """Write the typed table ``tb`` into row ``index`` (the inverse of :meth:`read`)."""
+        s, n = self.state, tb.num_players
+        g = np.zeros(GAME_FIELDS, np.int64)
+        none = -1  # how a row writes None
+        g[SUPPLY_LEN], g[CENTRE_LEN], g[FINISHED_LEN] = len(tb.supply), len(tb.centre), len(tb.finished)
+        g[DRAWN] = none if tb.drawn is None else tb.drawn
+        g[TURN], g[PHASE], g[ALIVE_COUNT] = tb.turn, S.PHASES.index(tb.phase), tb.alive.count(True)
+        g[CENTRE0 : CENTRE0 + len(tb.centre)] = tb.centre
+        g[FIN0 : FIN0 + len(tb.finished)] = tb.finished
+        window = tb.window
+        if window is not None:
+            g[DEC_END], g[W_BREAK], g[W_ENDS] = len(window.deciders), window.rule_break, window.ends_turn
+            g[DEC0 : DEC0 + len(window.deciders)] = window.deciders
+        m = tb.move
+        g[M_PLAYER] = none
+        if m is not None:
+            source = none if m.source is None else SOURCES.index(m.source)
+            g[M_PLAYER : M_SOURCE + 1] = m.player, m.action, m.card, m.target, m.rule_break, source
+        last = tb.last_action
+        g[L_PLAYER] = none
+        if last is not None:
+            g[L_PLAYER], g[L_ACTION] = last.player, last.action
+        g[PEN_LEN] = none if tb.penalty is None else len(tb.penalty)
+        for i, (giver, card) in enumerate(tb.penalty or ()):
+            g[PEN0 + 2 * i : PEN0 + 2 * i + 2] = giver, card
+        g[NEWLY] = tb.newly_finished
+        seat = np.zeros((n, SEAT_FIELDS), np.int64)
+        s.supply[index] = 0
+        s.supply[index, : len(tb.supply)] = tb.supply
+        s.piles[index] = 0
+        s.stacks[index] = 0
+        for p in range(n):
+            seat[p, PILE_LEN], seat[p, STACK_LEN] = len(tb.piles[p]), len(tb.stacks[p])
+            seat[p, FINISH_RANK] = tb.finish_ranks[p] or 0
+            seat[p, ALIVE] = tb.alive[p]
+            seat[p, STATS0:] = [getattr(tb.stats[p], key) for key in S.STAT_KEYS]
+            s.piles[index, p, : len(tb.piles[p])] = tb.piles[p]
+            s.stacks[index, p, : len(tb.stacks[p])] = tb.stacks[p]
+        s.g[index] = g
+        s.seat[index] = seat
+        refresh_rows(s, self.rules, np.array([index], np.int64))

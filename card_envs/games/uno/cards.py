@@ -5,9 +5,16 @@ A card is an int type ``colour * NUM_RANKS + rank`` for coloured cards,
 type, so a hand is a list of 54 ints; codes like ``"R7"``, ``"GS"``, ``"B+2"``,
 ``"W+4"`` are the readable form used by ``state_dict()`` (docs/uno.md, "Card
 types"). The deck and the card values are those of docs/rules/uno.md.
+
+The functions here are the one home of the card arithmetic; compiled code (the kernels,
+the compiled agent) reads the same facts from tables built from them (``RANK_OF``...),
+while the reference engine calls the plain functions, which are faster than compiled ones
+called one card at a time from Python.
 """
 
 from __future__ import annotations
+
+import numpy as np
 
 COLOURS = ("R", "Y", "G", "B")
 COLOUR_NAMES = ("red", "yellow", "green", "blue")
@@ -89,6 +96,16 @@ def _matching_types() -> list[list[list[int]]]:
 
 
 MATCHING = _matching_types()
+
+# The functions above as tables by card type, the form compiled code reads them in (-1: none).
+RANK_OF = np.array([-1 if (rank := rank_of(t)) is None else rank for t in range(NUM_TYPES)], np.int64)
+COLOUR_OF = np.array([-1 if (c := colour_of(t)) is None else c for t in range(NUM_TYPES)], np.int64)
+POINTS = np.array([points(t) for t in range(NUM_TYPES)], np.int64)
+DRAW_AMOUNT = np.array([draw_amount(t) for t in range(NUM_TYPES)], np.int64)
+#: MATCHES[top, colour, card]: may ``card`` be played (MATCHING as a table)
+MATCHES = np.array(
+    [[[card in row for card in range(NUM_TYPES)] for row in by_colour] for by_colour in MATCHING], np.bool_
+)
 
 
 def parse_colour(letter: object) -> int:

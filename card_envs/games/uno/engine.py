@@ -23,7 +23,6 @@ import numpy as np
 
 from card_envs.core.checks import check_choice, check_int
 from card_envs.core.game import CardGame
-from card_envs.core.ranking import ranks_after_finishers
 from card_envs.core.view import TableView
 from card_envs.games.uno import cards as C
 from card_envs.games.uno import encoding as E
@@ -159,20 +158,17 @@ class UnoGame(CardGame):
 
     @property
     def ranks(self) -> list[int] | None:
-        if self.winner is None:
-            return None
-        points = self.hand_points()  # the winner first, then by fewest points left (docs/rules/uno.md)
-        return ranks_after_finishers(self.num_players, {self.winner: 1}, key=lambda p: points[p])
+        return S.final_ranks(self.hands, self.winner)
 
     def cards_held(self, player: int) -> int:
         return self.hand_sizes[player]
 
     def hand_points(self) -> list[int]:
-        return [sum(C.points(t) * k for t, k in enumerate(hand) if k) for hand in self.hands]
+        return S.hand_points(self.hands)
 
     def score(self) -> int:
         """Points the winner scores: the cards left in the others' hands (0 before the end)."""
-        return sum(self.hand_points()) if self.winner is not None else 0
+        return S.score(self.hands, self.winner)
 
     def player_info(self, player: int) -> dict[str, float]:
         return {
@@ -473,12 +469,7 @@ class UnoGame(CardGame):
 
     # ------------------------------------------------------------ state
     def _state_fields(self) -> dict[str, Any]:
-        return {
-            "current_player": self.current_player,
-            **S.to_dict(self.state_view()),
-            "score": self.score(),
-            "ranks": self.ranks,
-        }
+        return S.state_fields(self.state_view())
 
     def _load_state(self, state: dict[str, Any]) -> None:
         """Set the state from ``state_dict()`` output (fields and defaults: :func:`.state.from_dict`)."""

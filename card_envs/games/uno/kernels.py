@@ -4,8 +4,9 @@ The same rules as :mod:`.engine`, line for line, over struct-of-arrays state: ro
 of every array is game ``b``. Each game draws from its own generator exactly as the
 reference engine does (the deal and every reshuffle are one ``permutation`` each), so
 a batched game and a reference game reset with the same seed and fed the same actions
-stay identical; ``tests/test_batched.py`` checks it at every step. :meth:`UnoKernels.engine`
-turns any game of the batch back into a reference :class:`~.engine.UnoGame`.
+stay identical; ``tests/test_batched.py`` checks it at every step. :class:`UnoKernels` is
+also the codec between a game's ``state_dict()`` and its row (``state_dict``, ``load``),
+through the engine's typed :class:`~.state.UnoState`.
 """
 
 from __future__ import annotations
@@ -15,28 +16,22 @@ from typing import Any, NamedTuple
 import numpy as np
 from numba import njit, prange
 
+from card_envs.core import ranking
 from card_envs.core.compiled import key_compiled_cache
 from card_envs.games.uno import cards as C
 from card_envs.games.uno import encoding as E
 from card_envs.games.uno import engine
+from card_envs.games.uno import state as S
+from card_envs.games.uno.cards import COLOUR_OF, DRAW_AMOUNT, MATCHES, POINTS, RANK_OF
 from card_envs.games.uno.engine import CHALLENGE_PENALTY, DEAL_SIZE, UnoGame
 from card_envs.games.uno.state import Challenge, LastMove, UnoState
 
-key_compiled_cache(__name__, C.__file__, E.__file__, engine.__file__)
+key_compiled_cache(__name__, C.__file__, E.__file__, engine.__file__, ranking.__file__)
+rank_rest = njit(cache=True)(ranking.rank_rest)  # the one ranking rule of every game, compiled
 
 PLAY, PLAY_DRAWN, CHOOSE_COLOUR, PENDING, CATCH, OVER = range(len(E.PHASES))
 W4 = C.WILD_DRAW_FOUR
 DECK = np.array([t for t, k in enumerate(C.deck_counts()) for _ in range(k)], dtype=np.int8)
-#: MATCHES[top, colour, card]: may ``card`` be played (the reference MATCHING table)
-MATCHES = np.array(
-    [
-        [[C.matches(t, top, c) for t in range(C.NUM_TYPES)] for c in range(C.NUM_COLOURS)]
-        for top in range(C.NUM_TYPES)
-    ],
-    dtype=np.bool_,
-)
-POINTS = np.array([C.points(t) for t in range(C.NUM_TYPES)], dtype=np.int64)
-DRAW_AMOUNT = np.array([C.draw_amount(t) for t in range(C.NUM_TYPES)], dtype=np.int64)
 DRAW_TWOS = np.array(C.DRAW_TWOS, dtype=np.int64)
 #: the observation fields, in the order of :func:`.encoding.observation_layout`
 FIELDS = (
@@ -65,7 +60,8 @@ class Rules(NamedTuple):
  CHALLENGE_SEAT, CHALLENGE_BLUFF, CATCHERS_LEFT, WINNER, DRAWS_LEN) = range(15)  # fmt: skip
 MOVE = 15  # the last action: seat (-1 before the first), action, turn before, stack before
 DRAWS = MOVE + 4  # (seat, cards drawn) caused by the last action, at most two pairs
-GAME_FIELDS = DRAWS + 4
+MAX_DRAWS = 2
+GAME_FIELDS = DRAWS + 2 * MAX_DRAWS
 SIZE, CALLED = range(2)  # per seat, ``seat[b, p, FIELD]``: cards held, LETZTE called for them
 
 
@@ -216,15 +212,15 @@ def _play(s, b, r, card, call, gen):
         _end_round(s, b, r, player, gen)
         return
     s.seat[b, player, CALLED] = call and s.seat[b, player, SIZE] == 1
-    rank = card % C.NUM_RANKS if card < C.NUM_COLOURED else -1
+    rank = RANK_OF[card]
     if rank == C.SKIP or (rank == C.REVERSE and r.num_players == 2 and r.reverse_skips):
         s.g[b, SKIP_NEXT] = True
     elif rank == C.REVERSE:
         s.g[b, DIRECTION] = -s.g[b, DIRECTION]
-    if card >= C.NUM_COLOURED:
+    if COLOUR_OF[card] < 0:  # a wild
         s.g[b, PHASE] = CHOOSE_COLOUR
         return
-    s.g[b, COLOUR] = card // C.NUM_RANKS
+    s.g[b, COLOUR] = COLOUR_OF[card]
     _after_play(s, b, r, gen)
 
 
@@ -341,12 +337,12 @@ def _deal(s, b, r, gen):
     s.discard[b, 0] = first
     s.g[b, DISCARD_LEN] = 1
     s.discard_counts[b, first] = 1
-    if first >= C.NUM_COLOURED:
+    if COLOUR_OF[first] < 0:  # a wild
         s.g[b, OPENING] = True
         s.g[b, PHASE] = CHOOSE_COLOUR
     else:
-        s.g[b, COLOUR] = first // C.NUM_RANKS
-        rank = first % C.NUM_RANKS
+        s.g[b, COLOUR] = COLOUR_OF[first]
+        rank = RANK_OF[first]
         if rank == C.SKIP:
             s.g[b, TURN] = 1 % n
         elif rank == C.REVERSE:
@@ -438,6 +434,7 @@ def _write_observation(s, b, r, player, starts, obs):
 def _final_ranks(s, b, n, truncated, out):
     """Ranks as the reference engine gives them: the winner, then fewest points left;
     when truncated, fewest cards then seat order (CardGame.truncation_ranks)."""
+    finish = np.zeros(n, np.int64)
     keys = np.empty(n, np.int64)
     for p in range(n):
         if truncated:
@@ -446,13 +443,10 @@ def _final_ranks(s, b, n, truncated, out):
             points = 0
             for t in range(C.NUM_TYPES):
                 points += POINTS[t] * s.hands[b, p, t]
-            keys[p] = -1 if p == s.g[b, WINNER] else points
-    for p in range(n):
-        rank = 1
-        for q in range(n):
-            if keys[q] < keys[p]:
-                rank += 1
-        out[p] = rank
+            keys[p] = points
+    if not truncated:
+        finish[s.g[b, WINNER]] = 1
+    rank_rest(finish, keys, out)
 
 
 @njit(cache=True, parallel=True)
@@ -538,8 +532,18 @@ class UnoKernels:
     def held(self, rows: np.ndarray, out: np.ndarray) -> None:
         held_rows(self.state, rows, out)
 
-    def engine(self, index: int) -> UnoGame:
-        """A reference engine holding game ``index`` (its ``state_dict()`` is the reference one)."""
+    # ------------------------------------------------------------ the codec
+    def state_dict(self, index: int) -> dict[str, Any]:
+        """Game ``index`` as the reference engine's ``state_dict()``."""
+        return {**self.game.state_header(), **S.state_fields(self.read(index))}
+
+    def load(self, index: int, state: dict[str, Any]) -> None:
+        """Write a ``state_dict()`` the reference engine accepts into row ``index``
+        (:meth:`card_envs.batched.BatchedGame.load` checks it first)."""
+        self.write_state(index, S.from_dict(state, self.rules.num_players))
+
+    def read(self, index: int) -> UnoState:
+        """Row ``index`` as the engine's typed state."""
         s, n = self.state, self.rules.num_players
         g = s.g[index].tolist()
         optional = lambda value: None if value < 0 else value  # noqa: E731
@@ -551,7 +555,7 @@ class UnoKernels:
                 seat=g[MOVE], action=g[MOVE + 1], turn=g[MOVE + 2], pending=g[MOVE + 3], draws=draws
             )
         left = g[CATCHERS_LEFT]
-        state = UnoState(
+        return UnoState(
             hands=s.hands[index].astype(int).tolist(),
             hand_sizes=s.seat[index, :, SIZE].tolist(),
             called=[bool(c) for c in s.seat[index, :, CALLED]],
@@ -572,7 +576,39 @@ class UnoKernels:
             winner=optional(g[WINNER]),
             last=last,
         )
-        game = UnoGame(n, **self.game.rules)
-        game.set_state(state)
-        game._started = True
-        return game
+
+    def write_state(self, index: int, u: UnoState) -> None:
+        """Write the typed state ``u`` into row ``index`` (the inverse of :meth:`read`)."""
+        draws = () if u.last is None else u.last.draws
+        if len(draws) > MAX_DRAWS:
+            raise ValueError(
+                f"last_move.draws: a batched game keeps at most {MAX_DRAWS} (seat, cards) pairs,"
+                f" the most one action causes; got {len(draws)}"
+            )
+        s = self.state
+        g = np.zeros(GAME_FIELDS, np.int64)
+        none = -1  # how a row writes None
+        g[PILE_LEN], g[DISCARD_LEN] = len(u.draw_pile), len(u.discard)
+        g[COLOUR] = none if u.colour is None else u.colour
+        g[DIRECTION], g[TURN], g[PHASE], g[STACK] = u.direction, u.turn, E.PHASES.index(u.phase), u.pending
+        g[DRAWN] = none if u.drawn is None else u.drawn
+        g[SKIP_NEXT], g[OPENING] = u.skip_next, u.opening
+        g[CHALLENGE_SEAT] = none if u.challenge is None else u.challenge.seat
+        g[CHALLENGE_BLUFF] = u.challenge is not None and u.challenge.bluff
+        g[CATCHERS_LEFT] = len(u.catchers)
+        g[WINNER] = none if u.winner is None else u.winner
+        g[MOVE] = none
+        if u.last is not None:
+            g[MOVE : MOVE + 4] = u.last.seat, u.last.action, u.last.turn, u.last.pending
+        g[DRAWS_LEN] = len(draws)
+        for k, (seat, count) in enumerate(draws):
+            g[DRAWS + 2 * k : DRAWS + 2 * k + 2] = seat, count
+        s.g[index] = g
+        s.seat[index, :, SIZE] = u.hand_sizes
+        s.seat[index, :, CALLED] = u.called
+        s.hands[index] = u.hands
+        s.pile[index] = 0
+        s.pile[index, : len(u.draw_pile)] = u.draw_pile
+        s.discard[index] = 0
+        s.discard[index, : len(u.discard)] = u.discard
+        s.discard_counts[index] = np.bincount(u.discard, minlength=C.NUM_TYPES)

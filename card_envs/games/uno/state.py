@@ -26,6 +26,7 @@ from card_envs.core.checks import (
     check_seat,
     check_seats,
 )
+from card_envs.core.ranking import ranks_after_finishers
 from card_envs.games.uno import cards as C
 from card_envs.games.uno.encoding import NUM_ACTIONS, PHASES
 
@@ -109,8 +110,42 @@ class UnoState:
     def top(self) -> int:
         return self.discard[-1]
 
+    @property
+    def current_player(self) -> int:
+        """The seat that decides: the first catcher during a catch window, else the one on turn."""
+        return self.catchers[0] if self.phase == "catch" else self.turn
+
+
+# ------------------------------------------------------------------ the outcome
+def hand_points(hands: list[list[int]]) -> list[int]:
+    """Points of the cards left in each hand (docs/rules/uno.md, "Scoring")."""
+    return [sum(C.points(t) * k for t, k in enumerate(hand) if k) for hand in hands]
+
+
+def score(hands: list[list[int]], winner: int | None) -> int:
+    """Points the winner scores: the cards left in the others' hands (0 before the end)."""
+    return sum(hand_points(hands)) if winner is not None else 0
+
+
+def final_ranks(hands: list[list[int]], winner: int | None) -> list[int] | None:
+    """The winner first, then by fewest points left (docs/rules/uno.md); None before the end."""
+    if winner is None:
+        return None
+    points = hand_points(hands)
+    return ranks_after_finishers(len(hands), {winner: 1}, key=lambda p: points[p])
+
 
 # ------------------------------------------------------------------ to JSON
+def state_fields(s: UnoState) -> dict[str, Any]:
+    """Everything of ``state_dict()`` after the header (docs/uno.md), derived fields included."""
+    return {
+        "current_player": s.current_player,
+        **to_dict(s),
+        "score": score(s.hands, s.winner),
+        "ranks": final_ranks(s.hands, s.winner),
+    }
+
+
 def to_dict(s: UnoState) -> dict[str, Any]:
     """The fields of ``state_dict()`` after the header, bar the derived current player, score and ranks."""
     return {

@@ -262,6 +262,12 @@ def _position(game: type[CardGame], rules: dict[str, Any], n: int, steps: int) -
     return next(iter(positions(game, rules, n, range(1), every=steps)))
 
 
+def _early_position(game: type[CardGame], rules: dict[str, Any], n: int) -> tuple[CardGame, int]:
+    """A position ten steps into a seeded game, and the seat deciding there."""
+    g = _position(game, rules, n, steps=10)
+    return g, g.current_player
+
+
 SMALL_TABLES = [pytest.param(game, rules, game.min_players, id=game.name) for game, rules in GAMES]
 ALL_TABLES_SLOW = [pytest.param(*p.values, marks=pytest.mark.slow, id=f"{p.id}-slow") for p in TABLES]
 
@@ -270,8 +276,7 @@ ALL_TABLES_SLOW = [pytest.param(*p.values, marks=pytest.mark.slow, id=f"{p.id}-s
 def test_indistinguishable_states_give_the_same_distribution_of_samples(
     game: type[CardGame], rules: dict[str, Any], n: int
 ) -> None:
-    g = _position(game, rules, n, steps=10)
-    seat = g.current_player
+    g, seat = _early_position(game, rules, n)
     other = _swap_hidden(g, seat, np.random.default_rng(4))
     assert other is not None
     a = _slot_counts(g, seat, 400, seed=5)
@@ -289,8 +294,7 @@ def test_indistinguishable_states_give_the_same_distribution_of_samples(
 def test_every_unknown_card_lands_in_every_hidden_slot_uniformly(
     game: type[CardGame], rules: dict[str, Any], n: int
 ) -> None:
-    g = _position(game, rules, n, steps=10)
-    seat = g.current_player
+    g, seat = _early_position(game, rules, n)
     true_slots = HIDDEN[game.name].slots(g.state_dict(), seat)
     view = g._seat_view(seat)
     unknown = Counter(view.unknown)

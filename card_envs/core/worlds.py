@@ -18,6 +18,7 @@ reach a sample. The leakage tests (tests/test_sample_world.py) check this.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -82,3 +83,42 @@ def deal_unknown(view: SeatView, rng: np.random.Generator) -> list[list[Card]]:
         parts.append(cards[start : start + size])
         start += size
     return parts
+
+
+def hands_and_pile_view(
+    public: dict[str, Any],
+    seat: int,
+    pile: str,
+    known: tuple[int | None, list[Card]],
+    finish: Callable[[dict[str, Any]], dict[str, Any]],
+    note: str,
+) -> SeatView:
+    """The view of a game of hands: the other ``hands`` and the face-down ``pile`` hold the unknown cards.
+
+    ``public`` is the true ``state_dict()``, read only for what the seat may see,
+    the slot sizes and the multiset of hidden cards; ``known`` is a seat and cards
+    every seat knows it holds (None: none), which stay in its hand; ``finish``
+    rewrites what follows from the dealt hands (it gets a copy to change).
+    """
+    holder, held = known
+    others = [p for p in range(len(public["hands"])) if p != seat]
+    unknown: list[Card] = []
+    slots = []
+    for p in others:
+        hand = list(public["hands"][p])
+        if p == holder:
+            for card in held:
+                hand.remove(card)
+        unknown += hand
+        slots.append(HiddenSlot(f"hands[{p}]", len(hand)))
+    unknown += public[pile]
+    slots.append(HiddenSlot(pile, len(public[pile])))
+
+    def fill(parts: list[list[Card]]) -> dict[str, Any]:
+        state = copy.deepcopy(public)
+        for p, cards in zip(others, parts, strict=False):
+            state["hands"][p] = canonical(cards + (held if p == holder else []))
+        state[pile] = parts[-1]
+        return finish(state)
+
+    return SeatView(canonical(unknown), slots, fill, note)

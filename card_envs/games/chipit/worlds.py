@@ -12,10 +12,9 @@ cannot finish it is refused by the loader and dealt again.
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any
 
-from card_envs.core.worlds import HiddenSlot, SeatView, canonical
+from card_envs.core.worlds import SeatView, canonical, hands_and_pile_view
 
 if TYPE_CHECKING:
     from card_envs.games.chipit.engine import ChipItGame
@@ -26,27 +25,11 @@ NOTE = "own hand, the table, chips and a play being built known; other hands and
 def seat_view(game: ChipItGame, seat: int) -> SeatView:
     """The view of ``seat``: other hands and the cards out of play are its hidden slots."""
     public = game.state_dict()
-    others = [p for p in range(game.num_players) if p != seat]
-    building = public["building"]
-    builder = public["current_player"] if building is not None and public["current_player"] != seat else None
-    chosen = [] if builder is None else list(building["cards"])
-    unknown: list[str] = []
-    slots = []
-    for p in others:
-        hand = list(public["hands"][p])
-        if p == builder:
-            for code in chosen:
-                hand.remove(code)
-        unknown += hand
-        slots.append(HiddenSlot(f"hands[{p}]", len(hand)))
-    unknown += public["out"]
-    slots.append(HiddenSlot("out", len(public["out"])))
+    building, builder = public["building"], public["current_player"]
+    known = (builder, list(building["cards"])) if building is not None and builder != seat else (None, [])
 
-    def fill(parts: list[list[str]]) -> dict[str, Any]:
-        state = copy.deepcopy(public)
-        for p, cards in zip(others, parts, strict=False):
-            state["hands"][p] = canonical(cards + (chosen if p == builder else []))
-        state["out"] = canonical(parts[-1])
+    def finish(state: dict[str, Any]) -> dict[str, Any]:
+        state["out"] = canonical(state["out"])  # a set: the deal keeps it in order
         return state
 
-    return SeatView(canonical(unknown), slots, fill, NOTE)
+    return hands_and_pile_view(public, seat, "out", known, finish, NOTE)

@@ -6,22 +6,20 @@ public field of the state; the card just drawn that may still be played (the
 observation shows it to every seat). Unknown, dealt anew: the other hands
 (bar that drawn card) and the draw pile, as one multiset.
 
-Assumed, because the engine keeps no record of it: the hand a successful or
-failed Wild Draw Four challenge showed, and penalty cards drawn, are forgotten
-by the sampler (they are dealt as unknown like any other card). Whether the
-Wild Draw Four that may be challenged was a bluff is hidden from all but its
-player: for another seat the sample decides it from the sampled hand of the
-offender against the colour of the card beneath (held a card of that colour:
-a bluff), and calls it innocent when that card is a wild, whose named colour
-the state does not keep.
+Assumed, because the engine keeps no record of it: the hand a Wild Draw Four
+challenge showed, and which cards a penalty drew, are forgotten by the sampler
+(dealt as unknown like any other card). Whether the Wild Draw Four that may be
+challenged was a bluff is hidden from all but its player: for another seat the
+sample decides it from the offender's sampled hand against the colour of the
+card beneath (held a card of that colour: a bluff), and calls it innocent when
+that card is a wild, whose named colour the state does not keep.
 """
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any
 
-from card_envs.core.worlds import HiddenSlot, SeatView, canonical
+from card_envs.core.worlds import SeatView, hands_and_pile_view
 from card_envs.games.uno import cards as C
 
 if TYPE_CHECKING:
@@ -33,31 +31,16 @@ NOTE = "own hand, discard pile, drawn card and counts known; other hands and the
 def seat_view(game: UnoGame, seat: int) -> SeatView:
     """The view of ``seat``: other hands and the draw pile are its hidden slots."""
     public = game.state_dict()
-    others = [p for p in range(game.num_players) if p != seat]
-    drawn = public["drawn"]
-    drawer = public["turn_player"] if drawn is not None and public["turn_player"] != seat else None
-    unknown: list[str] = []
-    slots = []
-    for p in others:
-        hand = list(public["hands"][p])
-        if p == drawer:
-            hand.remove(drawn)
-        unknown += hand
-        slots.append(HiddenSlot(f"hands[{p}]", len(hand)))
-    unknown += public["draw_pile"]
-    slots.append(HiddenSlot("draw_pile", len(public["draw_pile"])))
+    drawn, drawer = public["drawn"], public["turn_player"]
+    known = (drawer, [drawn]) if drawn is not None and drawer != seat else (None, [])
 
-    def fill(parts: list[list[str]]) -> dict[str, Any]:
-        state = copy.deepcopy(public)
-        for p, cards in zip(others, parts, strict=False):
-            state["hands"][p] = cards + ([drawn] if p == drawer else [])
-        state["draw_pile"] = parts[-1]
+    def finish(state: dict[str, Any]) -> dict[str, Any]:
         challenge = state["challenge"]
         if challenge is not None and challenge["seat"] != seat:
             challenge["bluff"] = _bluff(state["hands"][challenge["seat"]], state["discard_pile"])
         return state
 
-    return SeatView(canonical(unknown), slots, fill, NOTE)
+    return hands_and_pile_view(public, seat, "draw_pile", known, finish, NOTE)
 
 
 def _bluff(hand: list[str], discard: list[str]) -> bool:

@@ -19,6 +19,7 @@ import numpy as np
 from card_envs.core.checks import check_float, check_int
 from card_envs.core.layout import ObservationLayout
 from card_envs.core.ranking import ranks_after_finishers
+from card_envs.core.worlds import SeatView, deal_unknown
 
 if TYPE_CHECKING:
     from card_envs.core.view import TableView
@@ -27,6 +28,8 @@ Seed = int | np.random.Generator | None
 
 #: deal seeds are drawn below this bound (they fit in a JSON number and a signed 64-bit int)
 SEED_BOUND = 2**63
+#: deals of the unknown cards tried before :meth:`CardGame.sample_world` gives up (see there)
+SAMPLE_TRIES = 1000
 
 
 def check_max_steps(max_steps: int | None, game: CardGame) -> int:
@@ -320,6 +323,45 @@ class CardGame(ABC):
             )
         if "rules" in state and state["rules"] != self.rules:
             raise ValueError(f"state has rules {state['rules']!r}, this game has {self.rules!r}")
+
+    # ------------------------------------------------------ hidden cards
+    def sample_world(self, seat: int, rng: np.random.Generator) -> CardGame:
+        """A full engine that agrees with everything ``seat`` knows, the unknown cards dealt anew.
+
+        The seat's information view (:meth:`_seat_view`, :mod:`card_envs.core.worlds`)
+        names the cards the seat cannot place and the slots holding them; one
+        uniform permutation of those cards, drawn from ``rng``, fills the slots,
+        and the state is loaded into a fresh engine of the same table. The
+        sample's own generator (future draws, reshuffles) is seeded from
+        ``rng`` too, so its future is not the true one. A deal that breaks a
+        rule of the state (e.g. a play half built that the dealt hand cannot
+        finish) is refused by the loader and dealt again: the sample is then
+        uniform among the deals that fit what the seat saw. The true state is
+        left unchanged; the same ``rng`` state gives the same sample.
+        """
+        if not self._started:
+            raise RuntimeError("call reset() (or load_state_dict()) before sample_world()")
+        seat = check_int("seat", seat, 0, self.num_players - 1)
+        if not isinstance(rng, np.random.Generator):
+            raise TypeError(f"rng must be a numpy Generator, got {type(rng).__name__}")
+        view = self._seat_view(seat)
+        world = type(self).from_rules(self.num_players, **self.rules)
+        for _ in range(SAMPLE_TRIES):
+            try:
+                world.load_state_dict(view.fill(deal_unknown(view, rng)), dealt_holding=self._dealt_holding)
+            except ValueError:
+                continue
+            world.seed = int(rng.integers(SEED_BOUND))
+            world.rng = np.random.default_rng(world.seed)
+            return world
+        raise RuntimeError(
+            f"no deal of the {len(view.unknown)} cards unknown to seat {seat} fits the state"
+            f" after {SAMPLE_TRIES} tries"
+        )
+
+    def _seat_view(self, seat: int) -> SeatView:
+        """What ``seat`` knows (a :class:`card_envs.core.worlds.SeatView`); each game defines it."""
+        raise NotImplementedError(f"{self.name} does not sample hidden cards (no _seat_view)")
 
     def check_consistency(self) -> None:
         """Raise ValueError if the state breaks an invariant of the game.

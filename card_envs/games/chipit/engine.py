@@ -28,9 +28,10 @@ from card_envs.core.checks import check_choice
 from card_envs.core.game import CardGame
 from card_envs.core.ranking import ranks_after_finishers
 from card_envs.core.view import TableView
+from card_envs.core.worlds import SeatView
 from card_envs.games.chipit import encoding as E
 from card_envs.games.chipit import state as S
-from card_envs.games.chipit import text, view
+from card_envs.games.chipit import text, view, worlds
 from card_envs.games.chipit.arith import (
     NUM_DIRECT,
     card_options,
@@ -359,6 +360,9 @@ class ChipItGame(CardGame):
             )
 
     # ------------------------------------------------------------------ text
+    def _seat_view(self, seat: int) -> SeatView:
+        return worlds.seat_view(self, seat)
+
     def _render_text(self, seat: int | None, color: bool) -> str:
         return text.render(self.table, seat, color)
 

@@ -26,8 +26,9 @@ import numpy as np
 from card_envs.core.checks import check_choice
 from card_envs.core.game import CardGame
 from card_envs.core.view import TableView
+from card_envs.core.worlds import SeatView
 from card_envs.games.tock import state as S
-from card_envs.games.tock import text, view
+from card_envs.games.tock import text, view, worlds
 from card_envs.games.tock.cards import MAX_ROWS, ROW_END, full_deck
 from card_envs.games.tock.encoding import (
     CENTRE,
@@ -371,6 +372,9 @@ class TockGame(CardGame):
     # ----------------------------------------------------------------- text
     def describe_action(self, action: int) -> str:
         return text.describe_action(self.table, int(action))
+
+    def _seat_view(self, seat: int) -> SeatView:
+        return worlds.seat_view(self, seat)
 
     def _render_text(self, seat: int | None, color: bool) -> str:
         return text.render(self.table, seat, color)

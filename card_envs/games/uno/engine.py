@@ -24,10 +24,11 @@ import numpy as np
 from card_envs.core.checks import check_choice, check_int
 from card_envs.core.game import CardGame
 from card_envs.core.view import TableView
+from card_envs.core.worlds import SeatView
 from card_envs.games.uno import cards as C
 from card_envs.games.uno import encoding as E
 from card_envs.games.uno import state as S
-from card_envs.games.uno import text, view
+from card_envs.games.uno import text, view, worlds
 from card_envs.games.uno.state import Challenge, LastMove, UnoState
 
 DEAL_SIZE = 7  # cards dealt to each player
@@ -483,6 +484,9 @@ class UnoGame(CardGame):
             two_player_reverse_skips=self.two_player_reverse_skips,
             missed_call_penalty=self.missed_call_penalty,
         )
+
+    def _seat_view(self, seat: int) -> SeatView:
+        return worlds.seat_view(self, seat)
 
     def _render_text(self, seat: int | None, color: bool) -> str:
         return text.render(self, seat, color)

@@ -38,7 +38,7 @@ def argv_for(row: OptionRow, tmp_path) -> list[str]:
     afile.write_text("")
     value = row.refused.replace("{file}", str(afile))
     base = [arg.replace("{record}", str(record)) for arg in BASE.get(row.tool, [])]
-    if row.tool == "evaluate.py" and row.option in ("--agents", "--model", "--policy"):
+    if row.tool == "evaluate.py" and row.option in ("--agents", "--model", "--policy", "--gauntlet"):
         base = []
     if row.option == "file":
         return [value]

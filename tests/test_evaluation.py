@@ -91,6 +91,15 @@ def test_bounded_mean_intervals_never_leave_the_range_of_the_figure():
             assert 1.0 <= ranks.low <= ranks.value <= ranks.high <= 4.0, (n, ranks)
 
 
+def test_an_interval_holds_its_value_at_the_ends_of_the_range():
+    """Rounding once put the low end of three games all lost at -0.9999999999999999, above the
+    mean -1: a negative error bar, which matplotlib refuses (evaluate.py --out crashed)."""
+    for n in range(1, SMALL_SAMPLE + 5):
+        for end in (-1.0, 1.0):
+            estimate = bounded_mean_interval([end] * n, -1.0, 1.0)
+            assert estimate.low <= estimate.value <= estimate.high, (n, estimate)
+
+
 def test_bad_input_to_a_bounded_mean_is_refused():
     with pytest.raises(ValueError, match=r"values must lie in \[-1.0, 1.0\]"):
         bounded_mean_interval([0.5, 1.5], -1.0, 1.0)

@@ -1,7 +1,9 @@
-"""Each game's rule-based agent, registered by the agents layer (the engines never name it).
+"""Each game's rule-based agent and its independent heuristic player, registered by the
+agents layer (the engines never name them).
 
-A built-in game's agent registers in ``card_envs/agents/<game>/__init__.py``; a game
-defined elsewhere registers its own with :func:`register_rule_agent` beside its spec.
+A built-in game's agents register in ``card_envs/agents/<game>/__init__.py``; a game
+defined elsewhere registers its own with :func:`register_rule_agent` (and, if it has one,
+:func:`register_heuristic`) beside its spec.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ class RuleAgentSpec:
 
 
 _AGENTS: dict[str, RuleAgentSpec] = {}
+_HEURISTICS: dict[str, type[Policy]] = {}
 _builtins_loaded = False
 
 
@@ -66,3 +69,24 @@ def rule_agent_spec(game: GameSpec | str) -> RuleAgentSpec:
     if name not in _AGENTS:
         raise ValueError(f"game {name!r} has no rule-based agent; games with one: {sorted(_AGENTS)}")
     return _AGENTS[name]
+
+
+def register_heuristic(game: str, agent: type[Policy]) -> type[Policy]:
+    """Add a game's heuristic player (policy spec ``"heuristic"``): a Policy class taking
+    ``num_players``, written from the rules without the rule agent's code, so that an agent
+    trained against the rule agent meets a player it never saw (the gauntlet). Another
+    class under the same game name is an error."""
+    known = _HEURISTICS.get(game)
+    if known is not None and known is not agent:
+        raise ValueError(f"a different heuristic player is already registered for {game!r}")
+    _HEURISTICS[game] = agent
+    return agent
+
+
+def heuristic_class(game: GameSpec | str) -> type[Policy]:
+    """The heuristic player of ``game``, or ValueError naming the games that have one."""
+    _load_builtins()
+    name = game if isinstance(game, str) else game.name
+    if name not in _HEURISTICS:
+        raise ValueError(f"game {name!r} has no heuristic player; games with one: {sorted(_HEURISTICS)}")
+    return _HEURISTICS[name]

@@ -2,6 +2,8 @@
 
 * ``"random"``: uniform over the legal actions;
 * ``"rule"``, ``"rule:vigilance=0.5:target=random"``: the game's rule-based agent, with knobs;
+* ``"heuristic"``: the game's heuristic player, written independently of the rule agent
+  (``card_envs/agents/<game>/heuristic.py``; no knobs);
 * ``"model:PATH"``: a trained model (a run directory or a ``.zip``; MaskablePPO or, for a
   ``train.py --backend rllib`` run, RLlib), refused with one clear sentence on a table it
   was not trained for; it samples from its distribution;
@@ -18,7 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from card_envs.agents.registry import rule_agent_spec
+from card_envs.agents.registry import heuristic_class, rule_agent_spec
 from card_envs.agents.runs import check_trained_run
 from card_envs.core.extras import require
 from card_envs.core.policy import Policy, RandomAgent
@@ -68,10 +70,11 @@ def spec_label(spec: PolicySpec) -> str:
 
 
 def make_policy(spec: PolicySpec, game: GameRef, num_players: int, **knobs: Any) -> Policy:
-    """Build a policy from a spec: ``"random"``, ``"rule"``, ``"rule:KNOB=V:..."``, ``"model:PATH"``,
-    ``"greedy:PATH"`` or a Policy (returned as it is).
+    """Build a policy from a spec: ``"random"``, ``"rule"``, ``"rule:KNOB=V:..."``, ``"heuristic"``,
+    ``"model:PATH"``, ``"greedy:PATH"`` or a Policy (returned as it is).
 
-    ``knobs`` go to the rule-based agent (e.g. ``vigilance=0.5``), after those in the spec.
+    ``knobs`` go to the rule-based agent (e.g. ``vigilance=0.5``), after those in the spec;
+    the random and heuristic players take none.
     """
     if isinstance(spec, Policy):
         return spec
@@ -97,6 +100,8 @@ def make_policy(spec: PolicySpec, game: GameRef, num_players: int, **knobs: Any)
         knobs = {**parse_knobs(spec_knobs), **knobs}
     if spec == "random":
         return RandomAgent()
+    if spec == "heuristic":
+        return heuristic_class(game)(num_players=num_players)  # type: ignore[call-arg]
     if spec == "rule":
         cls = rule_agent_class(game)
         known = [p for p in inspect.signature(cls.__init__).parameters if p not in ("self", "num_players")]
@@ -106,7 +111,7 @@ def make_policy(spec: PolicySpec, game: GameRef, num_players: int, **knobs: Any)
         return cls(num_players=num_players, **knobs)  # type: ignore[call-arg]
     raise ValueError(
         f"unknown policy spec {spec!r};"
-        " use 'random', 'rule[:KNOB=VALUE...]', 'model:PATH', 'greedy:PATH', 'self' or a Policy"
+        " use 'random', 'rule[:KNOB=VALUE...]', 'heuristic', 'model:PATH', 'greedy:PATH', 'self' or a Policy"
     )
 
 

@@ -6,6 +6,7 @@
     python evaluate.py --policy rule --opponents random
     python evaluate.py --agents greedy:runs/a,greedy:runs/b,greedy:runs/a,greedy:runs/b --pool-copies
     python evaluate.py --agents rule,rule,rule,random --games 10 --record games/
+    python evaluate.py --gauntlet greedy:runs/tock --opponents greedy:runs/tock-old --out reports/gauntlet
     python -m card_envs.cli.replay games/game-000001.jsonl       # play a recorded game again
 
 Seats rotate so that every agent sits in every seat equally often; games are spread over
@@ -15,7 +16,9 @@ probable legal action (greedy:PATH; --sample: model:PATH, drawn from its distrib
 
 Each line-up prints a table titled with the game, its table and the line-up, the game figures
 per agent, and notes: a win is a first place, a shared one counting for each player sharing
-it (the outright win rate counts first places held alone). --out writes results.json,
+it (the outright win rate counts first places held alone). --gauntlet plays an agent against
+line-ups it never trained against (card_envs.evaluation.gauntlet; --opponents adds more) and
+ends with a verdict line per agent. --out writes results.json,
 report.md, mean_rewards.png, win_rates.png and, for a run directory, learning_curve.png.
 A thin shell over card_envs.evaluation.tournament.tournament and
 card_envs.evaluation.report.write_report.
@@ -49,6 +52,12 @@ def build_parser() -> argparse.ArgumentParser:
     who.add_argument(
         "--policy", help="a scripted agent spec (rule, rule:KNOB=V, random), against --opponents"
     )
+    who.add_argument(
+        "--gauntlet",
+        type=lineup,
+        help="agent specs, comma-separated: each against the gauntlet's line-ups (rule players at"
+        " other knobs, random, heuristic, a mix, and --opponents), with a verdict line each",
+    )
     parser.add_argument(
         "--sample", action="store_true", help="with --model: sample actions instead of the most probable"
     )
@@ -58,7 +67,8 @@ def build_parser() -> argparse.ArgumentParser:
         action="append",
         default=None,
         help="with --model/--policy: the other seats, one spec for all or one per seat, comma-separated"
-        " as everywhere; repeat it for several line-ups (default: rule, then random)",
+        " as everywhere; repeat it for several line-ups (default: rule, then random); with --gauntlet:"
+        " line-ups added to the gauntlet's (earlier trained agents)",
     )
     parser.add_argument("--games", "--episodes", type=whole(1), default=500, help="games per line-up")
     parser.add_argument(
@@ -93,6 +103,10 @@ def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)
     exit_on_sigterm()
+    if args.gauntlet:
+        from card_envs.cli.gauntlet import run_gauntlet
+
+        return run_gauntlet(parser, args, report_progress)
 
     from card_envs.agents.runs import run_settings
     from card_envs.evaluation.report import write_report

@@ -86,7 +86,8 @@ def wilson_bound(share: float, n: int, confidence: float = 0.95) -> tuple[float,
     denominator = 1 + z * z / n
     centre = (share + z * z / (2 * n)) / denominator
     half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # the interval holds the share; rounding could leave an end a hair past it at 0 or 1
+    return max(0.0, min(share, centre - half)), min(1.0, max(share, centre + half))
 
 
 def bounded_mean_interval(

@@ -1,7 +1,9 @@
-"""Chip It's rule-based player (:mod:`.rules`) and its compiled twin for batches (:mod:`.compiled`)."""
+"""Chip It's rule-based player (:mod:`.rules`), its compiled twin for batches (:mod:`.compiled`)
+and the independent heuristic player (:mod:`.heuristic`)."""
 
+from card_envs.agents.chipit.heuristic import ChipItHeuristicAgent
 from card_envs.agents.chipit.rules import ChipItRuleAgent
-from card_envs.agents.registry import RuleAgentSpec, register_rule_agent
+from card_envs.agents.registry import RuleAgentSpec, register_heuristic, register_rule_agent
 
 SPEC = register_rule_agent(
     RuleAgentSpec(
@@ -15,3 +17,5 @@ SPEC = register_rule_agent(
         ),
     )
 )
+
+register_heuristic("chipit", ChipItHeuristicAgent)

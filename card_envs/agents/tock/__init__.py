@@ -1,6 +1,8 @@
-"""Tock's rule-based player (:mod:`.rules`) and its compiled twin for batches (:mod:`.compiled`)."""
+"""Tock's rule-based player (:mod:`.rules`), its compiled twin for batches (:mod:`.compiled`)
+and the independent heuristic player (:mod:`.heuristic`)."""
 
-from card_envs.agents.registry import RuleAgentSpec, register_rule_agent
+from card_envs.agents.registry import RuleAgentSpec, register_heuristic, register_rule_agent
+from card_envs.agents.tock.heuristic import TockHeuristicAgent
 from card_envs.agents.tock.rules import TockRuleAgent
 
 SPEC = register_rule_agent(
@@ -15,3 +17,5 @@ SPEC = register_rule_agent(
         ),
     )
 )
+
+register_heuristic("tock", TockHeuristicAgent)

@@ -1,6 +1,8 @@
-"""UNO-style's rule-based player (:mod:`.rules`) and its compiled twin for batches (:mod:`.compiled`)."""
+"""UNO-style's rule-based player (:mod:`.rules`), its compiled twin for batches (:mod:`.compiled`)
+and the independent heuristic player (:mod:`.heuristic`)."""
 
-from card_envs.agents.registry import RuleAgentSpec, register_rule_agent
+from card_envs.agents.registry import RuleAgentSpec, register_heuristic, register_rule_agent
+from card_envs.agents.uno.heuristic import UnoHeuristicAgent
 from card_envs.agents.uno.rules import UnoRuleAgent
 
 SPEC = register_rule_agent(
@@ -15,3 +17,5 @@ SPEC = register_rule_agent(
         ),
     )
 )
+
+register_heuristic("uno", UnoHeuristicAgent)

@@ -25,10 +25,17 @@ from card_envs.evaluation.tournament import AgentStats, TournamentResult
 WIDTH, DPI = 12.0, 100  # inches, dots per inch: 1200 pixels wide, readable on a laptop screen
 
 
-def markdown(results: Sequence[TournamentResult], plots: Sequence[Path] = ()) -> str:
-    """The report: per line-up its tables and notes, then the plots (linked by file name)."""
+def markdown(results: Sequence[TournamentResult], plots: Sequence[Path] = (), stopped: bool = False) -> str:
+    """The report: per line-up its tables and notes, then the plots (linked by file name);
+    ``stopped`` (or a partial result among them): a note that the evaluation did not finish."""
     games = sorted({tables.table_name(r) for r in results})
     lines = [f"# Evaluation: {'; '.join(games)}", ""]
+    if stopped or any(r.partial for r in results):
+        lines += [
+            "**Partial results**: the evaluation was stopped (Ctrl-C or SIGTERM) before its end;"
+            " these are the games finished by then, and line-ups not started are missing.",
+            "",
+        ]
     for result in results:
         lines += tables.markdown(result, heading="##")
     if plots:
@@ -37,10 +44,14 @@ def markdown(results: Sequence[TournamentResult], plots: Sequence[Path] = ()) ->
     return "\n".join(lines)
 
 
-def write_report(results: Sequence[TournamentResult], out: Path, curve: Path | None = None) -> list[Path]:
+def write_report(
+    results: Sequence[TournamentResult], out: Path, curve: Path | None = None, stopped: bool = False
+) -> list[Path]:
     """Write ``results.json``, the plots and ``report.md`` into ``out``; return the files written.
 
-    ``curve``: a training run's ``evaluations.csv``, drawn as ``learning_curve.png``."""
+    ``curve``: a training run's ``evaluations.csv``, drawn as ``learning_curve.png``.
+    ``stopped``: the evaluation was stopped before its end (the report says so; a line-up
+    stopped after some games is a result marked ``partial``)."""
     out.mkdir(parents=True, exist_ok=True)
     data, report = out / "results.json", out / "report.md"
     data.write_text(json.dumps([r.as_json() for r in results], indent=2) + "\n")
@@ -58,7 +69,7 @@ def write_report(results: Sequence[TournamentResult], out: Path, curve: Path | N
         ]
         if curve is not None and curve.is_file() and results:
             plots.append(plot_learning_curve(curve, out / "learning_curve.png", curve_title(results[0])))
-    report.write_text(markdown(results, plots))
+    report.write_text(markdown(results, plots, stopped))
     return [data, report, *plots]
 
 

@@ -18,6 +18,9 @@ agents alone, in alternate seats. Every figure is the true rank reward with 95% 
 The runs step their games on the game's batched engine (--envs games per run; --processes
 for one env per worker process instead).
 
+The tournaments play on duplicate deals in the games where they narrow the intervals
+(DUPLICATE_HELPS; --duplicate or --no-duplicate for every game).
+
 Each table's numbers go to docs/results/<game>[-<N>p].json as soon as it is done, and
 docs/results.md is rewritten from every file there, so games can be run one at a time (a
 table run again replaces its own numbers only). With --reuse, a run an earlier bench trained
@@ -192,15 +195,15 @@ def bench_game(game: str, args: argparse.Namespace, runs: Path, out_dir: Path) -
         for who, entry, games in seated:
             print(f"== {name}: {who} vs {opponents} ({games} games)", flush=True)
             lineup = [entry, *entries[1:]]
-            results[f"{who} vs {opponents}"] = tournament(game, lineup, games, seed=args.seed + 1)
+            results[f"{who} vs {opponents}"] = judge(game, lineup, games, args.seed + 1, args)
     selfplay_agent = f"greedy:{runs / f'{name}-self'}"
     league = [agent, selfplay_agent, *["rule"] * (players - 2)]
     print(f"== {name}: league ({args.eval_games} games)", flush=True)
-    results["league"] = tournament(game, league, args.eval_games, seed=args.seed + 2)
+    results["league"] = judge(game, league, args.eval_games, args.seed + 2, args)
     duel_games = args.duel_games or args.eval_games
     print(f"== {name}: head-to-head ({duel_games} games)", flush=True)
     duel = head_to_head(agent, selfplay_agent, players)
-    results["head-to-head"] = tournament(game, duel, duel_games, seed=args.seed + 3, pool_copies=True)
+    results["head-to-head"] = judge(game, duel, duel_games, args.seed + 3, args, pool_copies=True)
     out["results"] = {k: r.as_json() for k, r in results.items()}
     plot_win_rates(
         [results[key] for key in ("agent vs rule", "agent vs other knobs", "league", "head-to-head")],
@@ -212,6 +215,20 @@ def bench_game(game: str, args: argparse.Namespace, runs: Path, out_dir: Path) -
     )
     plot_learning_curve(curves, out_dir / f"{name}-curve.png", curve_title)
     return out
+
+
+def judge(
+    game: str, lineup: list[str], games: int, seed: int, args: argparse.Namespace, pool_copies: bool = False
+) -> TournamentResult:
+    """A tournament of the bench, on duplicate deals where they help (:func:`duplicate_deals`)."""
+    duplicate = duplicate_deals(game, args)
+    return tournament(game, lineup, games, seed=seed, pool_copies=pool_copies, duplicate=duplicate)
+
+
+def duplicate_deals(game: str, args: argparse.Namespace) -> bool:
+    """``--duplicate`` or ``--no-duplicate`` if given, else whether the game is one of
+    :data:`DUPLICATE_HELPS`."""
+    return game in DUPLICATE_HELPS if args.duplicate is None else bool(args.duplicate)
 
 
 def interval(estimate: dict[str, Any], fmt: str) -> str:
@@ -263,6 +280,8 @@ def game_section(game: dict[str, Any]) -> list[str]:
         )
     if "train_start" not in game:
         lines += ["", "(Benchmarked before the start run: both agents began from the teacher.)"]
+    if any(result.get("duplicate") for result in game["results"].values()):
+        lines += ["", DUPLICATE_NOTE]
     lines += [
         "",
         "| line-up | who | games | win rate | mean reward | mean rank |",
@@ -334,12 +353,40 @@ def player_counts_section(tables: list[dict[str, Any]]) -> list[str]:
     ]
     for table in tables:
         train = table["train"]
-        where = f"{table['game']} | {table['players']} | {train['steps']:,} | {train['seconds'] / 60:.1f}"
+        game = table["game"] + ("*" if table.get("duplicate") else "")
+        where = f"{game} | {table['players']} | {train['steps']:,} | {train['seconds'] / 60:.1f}"
         for key, agent in table["results"].items():
             who, _, opponents = key.partition(" vs ")
             lines.append(f"| {where} | vs {table['players'] - 1} {opponents} | {who} | {row(agent)} |")
+    if any(table.get("duplicate") for table in tables):
+        lines += ["", f"\\* {DUPLICATE_NOTE}"]
     commands = [f"- `{t['train']['command']}`" for t in tables]
     return [*lines, "", "The runs:", "", *commands, ""]
+
+
+#: what the results say of tournaments on duplicate deals
+DUPLICATE_NOTE = (
+    "Judged on duplicate deals: each deal once per rotation of the line-up through the seats,"
+    " the intervals over deals (docs/evaluation.md)."
+)
+
+
+#: the games whose tournaments the benches play on duplicate deals by default: where
+#: bench/duplicate.py found them narrowing the intervals among rule-based players (UNO as
+#: 3.2 times the games would, Chip It 1.2 times; Tock 1.1 and 0.8 times, docs/evaluation.md)
+DUPLICATE_HELPS = ("uno", "chipit")
+
+
+def add_evaluation_arguments(parser: argparse.ArgumentParser) -> None:
+    """How every bench that trains judges its agents."""
+    parser.add_argument(
+        "--duplicate",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="judge the agents on duplicate deals, or not (default: in "
+        + " and ".join(DUPLICATE_HELPS)
+        + ", where they narrow the intervals: docs/evaluation.md)",
+    )
 
 
 def add_training_arguments(parser: argparse.ArgumentParser) -> None:
@@ -382,6 +429,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--eval-every", type=int, default=200_000, help="steps between learning-curve points")
     parser.add_argument("--curve-games", type=int, default=200, help="games per point of the learning curve")
     add_training_arguments(parser)
+    add_evaluation_arguments(parser)
     parser.add_argument(
         "--out",
         type=Path,

@@ -11,7 +11,7 @@ steps against rule-based players at their default knobs; a step budget, so runs 
 get the same training). Then, with seats rotated, the run's agent (its most probable legal
 action) against N-1 rule-based players and against N-1 random players, next to a rule-based
 player and the teacher in the same seats. Every figure is the true rank reward or the win
-rate with its 95% interval.
+rate with its 95% interval, on duplicate deals where they help (bench/learning.py's DUPLICATE_HELPS).
 
 Each table's numbers go to docs/results/player-counts/<game>-<N>p.json as soon as it is
 done (<game>-<N>p-<S>steps.json for another --steps, a row beside the default one), and
@@ -30,7 +30,10 @@ from learning import (
     PLAYER_COUNTS,
     PLAYERS,
     ROOT,
+    add_evaluation_arguments,
     add_training_arguments,
+    duplicate_deals,
+    judge,
     table_name,
     train_run,
     training_speed,
@@ -38,7 +41,6 @@ from learning import (
 )
 
 from card_envs.core.registry import game_class, game_specs
-from card_envs.evaluation.tournament import tournament
 from card_envs.training.settings import TrainSettings
 
 STEPS = 200_000  # PPO steps per table unless --steps says otherwise
@@ -84,9 +86,10 @@ def bench_table(game: str, players: int, name: str, args: argparse.Namespace, ru
                 continue
             print(f"== {name}: {who} vs {opponents} ({args.games} games)", flush=True)
             lineup = [entry, *[opponents] * others]
-            result = tournament(game, lineup, args.games, seed=args.seed + 1)
+            result = judge(game, lineup, args.games, args.seed + 1, args)
             results[f"{who} vs {opponents}"] = result.as_json()["agents"][0]
     out["results"] = results
+    out["duplicate"] = duplicate_deals(game, args)
     return out
 
 
@@ -100,6 +103,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=500, help="games per line-up (default: 500)")
     parser.add_argument("--curve-games", type=int, default=200, help="games per learning-curve point")
     add_training_arguments(parser)
+    add_evaluation_arguments(parser)
     args = parser.parse_args(argv)
     args.argv = argv if argv is not None else sys.argv[1:]
     args.imitation_steps = None  # the game's default

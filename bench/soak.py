@@ -144,13 +144,15 @@ def main() -> None:
 BEGIN, END = "<!-- soak: begin (bench/soak.py --out) -->", "<!-- soak: end -->"
 
 
-def write_section(path: Path, table: str) -> None:
-    """Replace the soak section of ``path`` (between the markers), or append one."""
+def write_section(path: Path, table: str, markers: tuple[str, str] = (BEGIN, END)) -> None:
+    """Replace the section of ``path`` between the ``markers`` (the soak's by default; other
+    benches write their own), or append one."""
     text = path.read_text() if path.exists() else ""
-    section = f"{BEGIN}\n{table}\n{END}"
-    if BEGIN in text and END in text:
-        head, _, rest = text.partition(BEGIN)
-        text = head + section + rest.partition(END)[2]
+    begin, end = markers
+    section = f"{begin}\n{table}\n{end}"
+    if begin in text and end in text:
+        head, _, rest = text.partition(begin)
+        text = head + section + rest.partition(end)[2]
     else:
         text = text.rstrip() + ("\n\n" if text else "") + section + "\n"
     path.write_text(text)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -98,3 +100,60 @@ def test_a_worker_ends_with_its_parent_even_when_the_parent_is_killed(tmp_path):
     os.kill(process.pid, signal.SIGKILL)
     process.wait(timeout=10)
     assert_gone(workers)
+
+
+def _default_sigint() -> None:
+    """A pytest-xdist worker may ignore SIGINT, and a child inherits that: Python then
+    installs no KeyboardInterrupt handler, and Ctrl-C would not reach the tool."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def evaluate_command(games: int, workers: int, out: Path, *more: str) -> list[str]:
+    """evaluate.py on 4-player Chip It, rule-based and random players, writing into ``out``."""
+    tool, table = [sys.executable, str(ROOT / "evaluate.py")], ["--game", "chipit", "--players", "4"]
+    options = ["--agents", "rule,rule,random,random", "--games", str(games), "--workers", str(workers)]
+    return [*tool, *table, *options, "--out", str(out), *more]
+
+
+def test_evaluate_stopped_by_ctrl_c_writes_the_games_finished_so_far(tmp_path):
+    out, recorded = tmp_path / "out", tmp_path / "games"
+    command = evaluate_command(100_000, 1, out, "--record", str(recorded))
+    pipes = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, "text": True}
+    process = subprocess.Popen(command, cwd=tmp_path, preexec_fn=_default_sigint, **pipes)
+    deadline = time.monotonic() + 120
+    while len(list(recorded.glob("*.jsonl"))) < 3 and time.monotonic() < deadline:  # a game, a file
+        assert process.poll() is None, process.communicate()[1]
+        time.sleep(0.1)
+    process.send_signal(signal.SIGINT)
+    shown, errors = process.communicate(timeout=60)
+    assert process.returncode == 128 + signal.SIGINT, errors
+    assert "Traceback" not in errors
+    [result] = json.loads((out / "results.json").read_text())
+    games = len(list(recorded.glob("*.jsonl")))
+    assert result["partial"] and result["planned_games"] == 100_000 and not result["duplicate"]
+    assert result["games"] >= 3 and result["games"] in (games - 1, games)  # the game being played is lost
+    assert all(sum(agent["seat_games"]) == result["games"] for agent in result["agents"])
+    report = (out / "report.md").read_text()
+    assert "**Partial results**" in report
+    assert f"{result['games']:,} of 100,000 games (stopped early)" in report
+    assert "stopped early" in shown.splitlines()[0]  # the partial table, printed
+
+
+def test_evaluate_stopped_by_sigterm_writes_the_whole_deals_finished(tmp_path):
+    out = tmp_path / "out"
+    command = evaluate_command(800, 2, out, "--duplicate")
+    process = subprocess.Popen(command, cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    assert process.stderr is not None
+    errors, deadline = b"", time.monotonic() + 120
+    # the first progress line: at 400 games, as the workers hand in their 100 games at a time
+    while b"/800 games" not in errors and time.monotonic() < deadline:
+        if select.select([process.stderr], [], [], 1)[0]:
+            errors += os.read(process.stderr.fileno(), 65536)
+        assert process.poll() is None, errors.decode()
+    process.send_signal(signal.SIGTERM)
+    process.wait(timeout=60)
+    assert process.returncode == 128 + signal.SIGTERM
+    [result] = json.loads((out / "results.json").read_text())
+    assert result["partial"] and result["duplicate"] and result["planned_games"] == 800
+    assert 400 <= result["games"] < 800 and result["games"] == 4 * result["deals"]  # whole deals of 4 games
+    assert all(agent["seat_games"] == [result["deals"]] * 4 for agent in result["agents"])

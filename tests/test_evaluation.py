@@ -62,6 +62,9 @@ def test_a_sample_of_equal_values_is_not_a_point_however_large():
     estimate = bounded_mean_interval([1.0] * 100, -1.0, 1.0)  # bootstrap would give 1.00..1.00
     assert estimate.low == pytest.approx(-1 + 2 * 100 / (100 + 1.959964**2), abs=1e-6)  # 0.9260
     assert (estimate.high, estimate.method, estimate.small_sample) == (1.0, "wilson bound", False)
+    # per-deal means of identical players: 0, give or take rounding, in every deal
+    rounded = bounded_mean_interval([0.0, 1e-17, -5e-17] * 40, -1.0, 1.0)
+    assert rounded.method == "wilson bound" and rounded.high - rounded.low > 0.1
 
 
 def test_large_samples_get_the_seeded_percentile_bootstrap():
@@ -98,6 +101,16 @@ def test_an_interval_holds_its_value_at_the_ends_of_the_range():
         for end in (-1.0, 1.0):
             estimate = bounded_mean_interval([end] * n, -1.0, 1.0)
             assert estimate.low <= estimate.value <= estimate.high, (n, estimate)
+
+
+def test_values_all_at_an_end_of_the_range_get_an_interval_holding_their_mean():
+    """The rescaled Wilson bound rounds: 30 games all won once gave +1.000 (+0.773..+0.99999...),
+    a value above its interval, which the plots refused (negative error bar)."""
+    for n in (1, 3, 30, 100, 1000):
+        for low, high in ((-1.0, 1.0), (1.0, 3.0), (1.0, 4.0), (0.0, 1.0)):
+            for value in (low, high):
+                estimate = bounded_mean_interval([value] * n, low, high)
+                assert low <= estimate.low <= estimate.value == value <= estimate.high <= high, (n, estimate)
 
 
 def test_bad_input_to_a_bounded_mean_is_refused():

@@ -7,6 +7,7 @@
     python evaluate.py --agents greedy:runs/a,greedy:runs/b,greedy:runs/a,greedy:runs/b --pool-copies
     python evaluate.py --agents rule,rule,rule,random --games 10 --record games/
     python evaluate.py --gauntlet greedy:runs/tock --opponents greedy:runs/tock-old --out reports/gauntlet
+    python evaluate.py --game uno --agents rule,rule,random,random --games 2000 --duplicate
     python -m card_envs.cli.replay games/game-000001.jsonl       # play a recorded game again
 
 Seats rotate so that every agent sits in every seat equally often; games are spread over
@@ -19,7 +20,9 @@ per agent, and notes: a win is a first place, a shared one counting for each pla
 it (the outright win rate counts first places held alone). --gauntlet plays an agent against
 line-ups it never trained against (card_envs.evaluation.gauntlet; --opponents adds more) and
 ends with a verdict line per agent. --out writes results.json,
-report.md, mean_rewards.png, win_rates.png and, for a run directory, learning_curve.png.
+report.md, mean_rewards.png, win_rates.png and, for a run directory, learning_curve.png;
+stopped by Ctrl-C or SIGTERM, it writes the games finished so far there, marked partial, and
+exits with 130 or 143.
 A thin shell over card_envs.evaluation.tournament.tournament and
 card_envs.evaluation.report.write_report.
 """
@@ -27,8 +30,10 @@ card_envs.evaluation.report.write_report.
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn
 
 from card_envs.cli.args import (
     Parser,
@@ -41,6 +46,9 @@ from card_envs.cli.args import (
     whole,
 )
 from card_envs.core.processes import exit_on_sigterm
+
+if TYPE_CHECKING:
+    from card_envs.evaluation.tournament import TournamentResult
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -77,6 +85,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="an agent named more than once in --agents is one agent, judged per game over its seats"
         " (a head-to-head: --agents greedy:A,greedy:B,greedy:A,greedy:B)",
     )
+    parser.add_argument(
+        "--duplicate",
+        action="store_true",
+        help="duplicate deals: each deal is played once per rotation of the line-up through the seats"
+        " (N games a deal, every agent holding every seat's cards once), --games rounded up to whole"
+        " deals, intervals over deals; removes most of the luck of the deal (docs/evaluation.md)",
+    )
     parser.add_argument("--workers", type=whole(1), default=None, help="worker processes (default: the CPUs)")
     parser.add_argument(
         "--out", type=Path, help="write results.json, report.md and PNG plots (mean reward, win rate) here"
@@ -96,6 +111,21 @@ def report_progress(done: int, games: int) -> None:
     step = max(1, games // 10)
     if done == games or done // step != (done - 1) // step:
         print(f"  {done}/{games} games", file=sys.stderr, flush=True)
+
+
+def write_stopped(results: list[TournamentResult], out: Path | None, stop: BaseException) -> NoReturn:
+    """Ctrl-C or SIGTERM: print the line-up stopped after some games, write every result so
+    far to ``out`` (if given), marked partial, and exit with 130 (Ctrl-C) or 143 (SIGTERM)."""
+    code = stop.code if isinstance(stop, SystemExit) else 128 + signal.SIGINT
+    if results and results[-1].partial:
+        print(results[-1].table(), end="\n\n", flush=True)
+    if out is not None and results:
+        from card_envs.evaluation.report import write_report
+
+        for path in write_report(results, out, stopped=True):
+            print(f"wrote {path}")
+        print(f"stopped: the games finished so far are in {out}", file=sys.stderr)
+    raise SystemExit(code) from None
 
 
 @exits_on_missing_extra("evaluate.py")
@@ -146,7 +176,7 @@ def main(argv: list[str] | None = None) -> None:
     check_output_folder(parser, args.out, "--out")
     check_output_folder(parser, args.record, "--record")
 
-    results = []
+    results: list[TournamentResult] = []
     for number, entries in enumerate(lineups, start=1):
         record_dir = args.record
         if record_dir is not None and len(lineups) > 1:
@@ -162,9 +192,13 @@ def main(argv: list[str] | None = None) -> None:
                 progress=report_progress,
                 record_dir=record_dir,
                 pool_copies=args.pool_copies,
+                duplicate=args.duplicate,
+                on_interrupt=results.append,
             )
         except ValueError as error:
             fail(parser, str(error))
+        except (KeyboardInterrupt, SystemExit) as stop:
+            write_stopped(results, args.out, stop)
         print(result.table(), end="\n\n", flush=True)
         if record_dir is not None:
             print(f"recorded {result.games} games in {record_dir}", end="\n\n")

@@ -26,12 +26,22 @@ WIDTH, DPI = 12.0, 100  # inches, dots per inch: 1200 pixels wide, readable on a
 
 
 def markdown(
-    results: Sequence[TournamentResult], plots: Sequence[Path] = (), summary: Sequence[str] = ()
+    results: Sequence[TournamentResult],
+    plots: Sequence[Path] = (),
+    summary: Sequence[str] = (),
+    stopped: bool = False,
 ) -> str:
     """The report: the ``summary`` lines (a gauntlet's verdicts), per line-up its tables and
-    notes, then the plots (linked by file name)."""
+    notes, then the plots (linked by file name); ``stopped`` (or a partial result among
+    them): a note that the evaluation did not finish."""
     games = sorted({tables.table_name(r) for r in results})
     lines = [f"# Evaluation: {'; '.join(games)}", ""]
+    if stopped or any(r.partial for r in results):
+        lines += [
+            "**Partial results**: the evaluation was stopped (Ctrl-C or SIGTERM) before its end;"
+            " these are the games finished by then, and line-ups not started are missing.",
+            "",
+        ]
     if summary:
         lines += [*(f"- {line}" for line in summary), ""]
     for result in results:
@@ -43,12 +53,18 @@ def markdown(
 
 
 def write_report(
-    results: Sequence[TournamentResult], out: Path, curve: Path | None = None, summary: Sequence[str] = ()
+    results: Sequence[TournamentResult],
+    out: Path,
+    curve: Path | None = None,
+    summary: Sequence[str] = (),
+    stopped: bool = False,
 ) -> list[Path]:
     """Write ``results.json``, the plots and ``report.md`` into ``out``; return the files written.
 
     ``curve``: a training run's ``evaluations.csv``, drawn as ``learning_curve.png``;
-    ``summary``: lines at the top of the report (a gauntlet's verdicts)."""
+    ``summary``: lines at the top of the report (a gauntlet's verdicts); ``stopped``: the
+    evaluation was stopped before its end (the report says so; a line-up stopped after some
+    games is a result marked ``partial``)."""
     out.mkdir(parents=True, exist_ok=True)
     data, report = out / "results.json", out / "report.md"
     data.write_text(json.dumps([r.as_json() for r in results], indent=2) + "\n")
@@ -66,7 +82,7 @@ def write_report(
         ]
         if curve is not None and curve.is_file() and results:
             plots.append(plot_learning_curve(curve, out / "learning_curve.png", curve_title(results[0])))
-    report.write_text(markdown(results, plots, summary))
+    report.write_text(markdown(results, plots, summary, stopped))
     return [data, report, *plots]
 
 

@@ -16,7 +16,7 @@ An estimate from fewer than :data:`SMALL_SAMPLE` values is flagged ``small_sampl
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +29,9 @@ from scipy import stats
 #: a percentile bootstrap cannot reach past the sample's own spread, so on a few games it is
 #: too narrow (three games of ranks 1, 1, 2 give at most 1.00..2.00).
 SMALL_SAMPLE = 30
+
+#: values closer than this share of their range count as equal (their sums round differently)
+EQUAL = 1e-9
 
 #: bootstrap resamples: enough for stable 2.5% and 97.5% percentiles (their Monte Carlo
 #: error is a few hundredths of the interval's width), and about 0.1 s for 6,000 games.
@@ -103,8 +106,8 @@ def bounded_mean_interval(
     deal's seatings) when games are paired on duplicate deals. From :data:`SMALL_SAMPLE`
     values on, the interval is scipy's percentile bootstrap of the mean (:data:`RESAMPLES`
     resamples, vectorized, seeded with ``seed``: the same values give the same interval).
-    Fewer values, or values all equal (where the bootstrap collapses to a point), get the
-    Wilson bound of the mean rescaled to [0, 1] (:func:`wilson_bound`), a conservative one.
+    Fewer values, or values all equal up to rounding (where the bootstrap collapses to a
+    point), get the Wilson bound of the mean rescaled to [0, 1] (:func:`wilson_bound`), a conservative one.
     No values: the whole range, around NaN.
     """
     if not low < high:
@@ -116,11 +119,13 @@ def bounded_mean_interval(
         raise ValueError(f"values must lie in [{low}, {high}], got {data.min()}..{data.max()}")
     mean = float(data.mean())
     small = data.size < SMALL_SAMPLE
-    if small or np.all(data == data[0]):
+    # equal up to rounding: per-deal means of identical players come out as 0 and 1e-17
+    if small or np.ptp(data) <= EQUAL * (high - low):
         width = high - low
         share = min(1.0, max(0.0, (mean - low) / width))
         a, b = wilson_bound(share, data.size, confidence)
-        return Estimate(mean, low + a * width, low + b * width, "wilson bound", small)
+        # the bound holds the mean, also where rescaling rounds (1.0 came back as 0.9999999999999998)
+        return Estimate(mean, min(mean, low + a * width), max(mean, low + b * width), "wilson bound", small)
     result = stats.bootstrap(
         (data,),
         np.mean,
@@ -133,6 +138,18 @@ def bounded_mean_interval(
     )
     ci = result.confidence_interval
     return Estimate(mean, max(low, float(ci.low)), min(high, float(ci.high)), "bootstrap")
+
+
+def unit_means(values: Sequence[float], units: Sequence[Hashable]) -> list[float]:
+    """The mean of ``values`` per unit (``units[k]`` is the unit of ``values[k]``), in the order
+    the units first appear: one value per deal from the games paired on it, for
+    :func:`bounded_mean_interval`, since games on one deal share its luck."""
+    if len(values) != len(units):
+        raise ValueError(f"values and units must be as many, got {len(values)} values and {len(units)} units")
+    groups: dict[Hashable, list[float]] = {}
+    for value, unit in zip(values, units, strict=True):
+        groups.setdefault(unit, []).append(float(value))
+    return [float(np.mean(group)) for group in groups.values()]
 
 
 def mean_interval(values: Sequence[float], confidence: float = 0.95) -> Estimate:

@@ -50,12 +50,23 @@ def title(result: TournamentResult) -> str:
 
 
 def heading(result: TournamentResult) -> str:
-    """The table and the number of games: ``4-player tock, 40 games``."""
-    return f"{table_name(result)}, {_games(result.games)}"
+    """The table and the number of games: ``4-player tock, 40 games``, and how they were
+    played when it matters: ``4-player tock, 36 of 400 games (duplicate, 9 deals, stopped early)``."""
+    games = _games(result.games)
+    if result.partial and result.planned_games is not None:
+        games = f"{result.games:,} of {_games(result.planned_games)}"
+    marks = [f"duplicate, {_deals(result.deals or 0)}"] if result.duplicate else []
+    if result.partial:
+        marks.append("stopped early")
+    return f"{table_name(result)}, {games}" + (f" ({', '.join(marks)})" if marks else "")
 
 
 def _games(count: int) -> str:
     return f"{count:,} game" + ("" if count == 1 else "s")
+
+
+def _deals(count: int) -> str:
+    return f"{count:,} deal" + ("" if count == 1 else "s")
 
 
 def win_definition(result: TournamentResult) -> str:
@@ -70,7 +81,7 @@ def agent_grid(result: TournamentResult) -> Grid:
     rows = [
         [
             a.name,
-            f"{a.games:,}" + ("*" if a.games < SMALL_SAMPLE else ""),
+            f"{a.games:,}" + ("*" if a.mean_reward.small_sample else ""),
             format(a.mean_reward, "+.3f"),
             format(a.win_rate, ".1%"),
             format(a.outright_win_rate, ".1%"),
@@ -95,19 +106,45 @@ def figure_grid(result: TournamentResult) -> Grid | None:
 def notes(result: TournamentResult) -> list[str]:
     """What the figures mean, one paragraph each."""
     n = result.num_players
-    lines = [
-        f"{_games(result.games)} of {table_name(result)}, seats rotated, seed {result.seed};"
-        f" {result.truncated} truncated; {result.steps / max(result.seconds, 1e-9):,.0f} steps/s.",
-        win_definition(result),
-        f"95% intervals in brackets: Wilson for the rates; percentile bootstrap ({RESAMPLES:,}"
-        f" resamples of the games) for the mean reward (-1 to +1) and the mean rank (1 to {n})."
-        f" Equal share: mean reward 0; win rate 1/{n} (k/{n} for an agent playing k seats)."
-        " Rating: openskill mu - 3 sigma.",
-    ]
-    if any(a.games < SMALL_SAMPLE for a in result.agents):
+    speed = f"{result.truncated} truncated; {result.steps / max(result.seconds, 1e-9):,.0f} steps/s."
+    if result.duplicate:
+        played = (
+            f"{_games(result.games)} of {table_name(result)} on {_deals(result.deals or 0)}, each"
+            f" dealt once per rotation of the line-up through the {n} seats (every agent holds every"
+            f" seat's cards once; games round up to whole deals), seed {result.seed}; {speed}"
+        )
+    else:
+        played = f"{_games(result.games)} of {table_name(result)}, seats rotated, seed {result.seed}; {speed}"
+    lines = [played]
+    if result.partial:
         lines.append(
-            f"* Fewer than {SMALL_SAMPLE} games: a small sample. Its mean intervals are not the"
-            " bootstrap, too narrow on few games, but the Wilson bound of the mean rescaled to"
+            f"Partial results: the evaluation was stopped (Ctrl-C or SIGTERM) after {_games(result.games)}"
+            f" of {_games(result.planned_games or result.games)}"
+            + ("; the games of deals not finished whole are left out." if result.duplicate else ".")
+        )
+    lines.append(win_definition(result))
+    shares = (
+        f"Equal share: mean reward 0; win rate 1/{n} (k/{n} for an agent playing k seats)."
+        " Rating: openskill mu - 3 sigma."
+    )
+    if result.duplicate:
+        lines.append(
+            "95% intervals in brackets, over the deals: each agent's figures are averaged over the"
+            " games of a deal first, as those games share its luck; then the percentile bootstrap"
+            f" ({RESAMPLES:,} resamples of the deals) for the win rates (per-deal win shares, 0 to 1),"
+            f" the mean reward (-1 to +1) and the mean rank (1 to {n}). {shares}"
+        )
+    else:
+        lines.append(
+            f"95% intervals in brackets: Wilson for the rates; percentile bootstrap ({RESAMPLES:,}"
+            f" resamples of the games) for the mean reward (-1 to +1) and the mean rank (1 to {n})."
+            f" {shares}"
+        )
+    if any(a.mean_reward.small_sample for a in result.agents):
+        units = "deals" if result.duplicate else "games"
+        lines.append(
+            f"* Fewer than {SMALL_SAMPLE} {units}: a small sample. Its mean intervals are not the"
+            f" bootstrap, too narrow on few {units}, but the Wilson bound of the mean rescaled to"
             " 0..1: as wide as for a coin, the most a mean of values in that range can vary."
         )
     return lines

@@ -7,15 +7,26 @@ come in blocks of N: each block draws an order of the entries and rotates it thr
 the N seats (:func:`seating`). Game ``i`` is dealt and played with the generator
 ``default_rng([seed, i])``: the result depends on the seed alone, not on the number of
 worker processes.
+
+Duplicate deals (``duplicate=True``): a block of N games is one deal, replayed once per
+rotation. Its N games share the engine's deal seed (:func:`deal_seed`; the deal, and every
+card the game draws, depends on that seed alone), while the players keep drawing from
+``default_rng([seed, i])``; so every entry holds every seat's cards once, and the luck of
+the deal falls on every entry alike. The N cyclic rotations are the balanced set at every
+table size (up to UNO's 10 players): each entry sits in each seat once per deal. Each
+entry's figures are then averaged per deal, and the intervals are over deals
+(:func:`summarise`).
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
-from contextlib import nullcontext
+from concurrent.futures import as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,13 +34,21 @@ from typing import Any
 import numpy as np
 
 from card_envs.agents.specs import PolicySpec, make_policy, spec_label
+from card_envs.core.game import SEED_BOUND
 from card_envs.core.play import play_game
 from card_envs.core.processes import worker_pool
 from card_envs.core.ranking import rank_rewards
 from card_envs.core.registry import GameRef, game_spec, register
 from card_envs.core.spec import GameSpec
 from card_envs.evaluation import tables
-from card_envs.evaluation.stats import SMALL_SAMPLE, Estimate, League, bounded_mean_interval, wilson_interval
+from card_envs.evaluation.stats import (
+    SMALL_SAMPLE,
+    Estimate,
+    League,
+    bounded_mean_interval,
+    unit_means,
+    wilson_interval,
+)
 from card_envs.records.record import GameRecorder
 
 
@@ -43,6 +62,8 @@ class GameRecord:
     infos: list[dict[str, float]]
     steps: int
     truncated: bool
+    #: the duplicate deal this game replays (its games are paired), None: a deal of its own
+    deal: int | None = None
 
 
 @dataclass(frozen=True)
@@ -85,6 +106,12 @@ class TournamentResult:
     truncated: int
     steps: int
     seconds: float
+    #: games paired on duplicate deals (:mod:`card_envs.evaluation.tournament`), and how many deals
+    duplicate: bool = False
+    deals: int | None = None
+    #: stopped before its end (Ctrl-C, SIGTERM): the games finished, of ``planned_games``
+    partial: bool = False
+    planned_games: int | None = None
 
     @property
     def title(self) -> str:
@@ -106,6 +133,10 @@ class TournamentResult:
             "truncated": self.truncated,
             "steps": self.steps,
             "seconds": self.seconds,
+            "duplicate": self.duplicate,
+            "deals": self.deals,
+            "partial": self.partial,
+            "planned_games": self.games if self.planned_games is None else self.planned_games,
             "title": self.title,
             "win_definition": tables.win_definition(self),
             "small_sample_below": SMALL_SAMPLE,
@@ -125,6 +156,7 @@ class _Chunk:
     max_steps: int
     names: list[str]
     record_dir: Path | None
+    duplicate: bool
 
 
 def seating(i: int, n: int, seed: int) -> list[int]:
@@ -134,7 +166,20 @@ def seating(i: int, n: int, seed: int) -> list[int]:
     return [int(order[(seat + i) % n]) for seat in range(n)]
 
 
+def deal_seed(seed: int, deal: int) -> int:
+    """The engine's deal seed of duplicate deal ``deal`` (games ``deal * N`` to
+    ``deal * N + N - 1``), from ``seed`` and the deal alone."""
+    return int(np.random.default_rng([seed, deal, 2]).integers(SEED_BOUND))
+
+
 def _play_chunk(chunk: _Chunk) -> list[GameRecord]:
+    """A worker's share: its games' records, in order."""
+    return _play_games(chunk, [])
+
+
+def _play_games(chunk: _Chunk, into: list[GameRecord]) -> list[GameRecord]:
+    """Play the chunk's games, appending each record to ``into`` as soon as the game ends (so
+    a tournament stopped in its own process keeps the games it finished)."""
     register(chunk.game)
     game = chunk.game.engine_class().from_rules(chunk.num_players, **chunk.rules)
     n = game.num_players
@@ -142,19 +187,21 @@ def _play_chunk(chunk: _Chunk) -> list[GameRecord]:
     if "torch" in sys.modules:  # a model policy: one thread per process, they run small networks
         sys.modules["torch"].set_num_threads(1)  # (a rule-only line-up never imports torch)
     recorder = game.recorder = GameRecorder(chunk.record_dir) if chunk.record_dir else None
-    records = []
     for i in range(chunk.first, chunk.first + chunk.count):
         entries = seating(i, n, chunk.seed)
         rng = np.random.default_rng([chunk.seed, i])
+        deal = i // n if chunk.duplicate else None
         if recorder is not None:
             recorder.name_next(f"game-{i + 1:06d}", [chunk.names[e] for e in entries])
-        outcome = play_game(game, [agents[e] for e in entries], rng, chunk.max_steps)
+        policies = [agents[e] for e in entries]
+        seed = None if deal is None else deal_seed(chunk.seed, deal)  # None: the deal drawn from rng
+        outcome = play_game(game, policies, rng, chunk.max_steps, deal=seed)
         if recorder is not None:
             recorder.save()  # a truncated game is not saved by the engine
         infos = [game.player_info(seat) for seat in range(n)]
         ranks, steps, truncated = outcome.ranks, outcome.steps, outcome.truncated
-        records.append(GameRecord(entries, ranks, rank_rewards(ranks), infos, steps, truncated))
-    return records
+        into.append(GameRecord(entries, ranks, rank_rewards(ranks), infos, steps, truncated, deal))
+    return into
 
 
 def _names(lineup: Sequence[PolicySpec]) -> list[str]:
@@ -178,6 +225,8 @@ def tournament(
     progress: Callable[[int, int], None] | None = None,
     record_dir: str | Path | None = None,
     pool_copies: bool = False,
+    duplicate: bool = False,
+    on_interrupt: Callable[[TournamentResult], None] | None = None,
 ) -> TournamentResult:
     """Play ``games`` games with one line-up entry per seat and summarise each entry.
 
@@ -189,6 +238,13 @@ def tournament(
     and up, :mod:`card_envs.records.record`) that :func:`card_envs.records.record.replay` plays again.
     ``pool_copies``: entries with the same spec are one agent (a head-to-head of two
     agents with two seats each, say), judged per game over all its seats (:func:`summarise`).
+    ``duplicate``: each deal is played once per rotation of the line-up through the N seats
+    (the module's docstring); ``games`` is rounded up to whole deals (a multiple of N) and
+    the intervals are over deals.
+    ``on_interrupt(result)``: when Ctrl-C (KeyboardInterrupt) or SIGTERM (SystemExit, see
+    :func:`card_envs.core.processes.exit_on_sigterm`) stops the tournament after at least
+    one game, it is called with the games finished so far (``result.partial``; with
+    ``duplicate``, the whole deals finished) before the exception goes on.
     """
     rules = dict(rules or {})
     n = len(lineup)
@@ -198,6 +254,8 @@ def tournament(
         make_policy(spec, game_facts, n)  # and every agent spec, before any work starts
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
+    if duplicate:
+        games = -(-games // n) * n  # whole deals
     cap = max_steps or engine.default_max_steps
     workers = max(1, min(workers or os.cpu_count() or 1, games))
     size = -(-games // (workers * 4)) if workers > 1 else games
@@ -215,23 +273,61 @@ def tournament(
             cap,
             names,
             record_path,
+            duplicate,
         )
         for first in range(0, games, size)
     ]
+    agents, agent_of = names, None
+    if pool_copies:
+        labels = [spec_label(spec) for spec in lineup]
+        agents = list(dict.fromkeys(labels))
+        agent_of = [agents.index(x) for x in labels]
+    summary = functools.partial(
+        summarise, engine.name, n, rules, seed, agents, agent_of=agent_of, duplicate=duplicate
+    )
     start = time.perf_counter()
-    records: list[GameRecord] = []
-    with worker_pool(workers) if workers > 1 else nullcontext() as pool:
-        parts = pool.map(_play_chunk, chunks) if pool is not None else map(_play_chunk, chunks)
-        for part in parts:
-            records += part
+    finished: dict[int, list[GameRecord]] = {}  # a chunk's first game -> its games finished
+    try:
+        _play(chunks, workers, finished, progress, games)
+    except (KeyboardInterrupt, SystemExit):
+        records = _finished_games(finished, n if duplicate else 1)
+        if on_interrupt is not None and records:
+            on_interrupt(summary(records, time.perf_counter() - start, planned_games=games))
+        raise
+    return summary(_finished_games(finished, 1), time.perf_counter() - start)
+
+
+def _play(
+    chunks: Sequence[_Chunk],
+    workers: int,
+    finished: dict[int, list[GameRecord]],
+    progress: Callable[[int, int], None] | None,
+    games: int,
+) -> None:
+    """Play every chunk, in this process or over ``workers`` processes, keeping each chunk's
+    games in ``finished`` under its first game as they come back."""
+    if workers == 1:
+        for chunk in chunks:
+            _play_games(chunk, finished.setdefault(chunk.first, []))
             if progress is not None:
-                progress(len(records), games)
-    seconds = time.perf_counter() - start
-    if not pool_copies:
-        return summarise(engine.name, n, rules, seed, names, records, seconds)
-    labels = [spec_label(spec) for spec in lineup]
-    agents = list(dict.fromkeys(labels))
-    return summarise(engine.name, n, rules, seed, agents, records, seconds, [agents.index(x) for x in labels])
+                progress(sum(map(len, finished.values())), games)
+        return
+    with worker_pool(workers) as pool:
+        futures = {pool.submit(_play_chunk, chunk): chunk.first for chunk in chunks}
+        for future in as_completed(futures):
+            finished[futures[future]] = future.result()
+            if progress is not None:
+                progress(sum(map(len, finished.values())), games)
+
+
+def _finished_games(finished: dict[int, list[GameRecord]], deal_size: int) -> list[GameRecord]:
+    """The games finished, in the order they were dealt (ratings follow that order), and of
+    duplicate deals (``deal_size`` games each) only the deals finished whole."""
+    records = [record for first in sorted(finished) for record in finished[first]]
+    if deal_size == 1:
+        return records
+    games_of = Counter(record.deal for record in records)
+    return [record for record in records if games_of[record.deal] == deal_size]
 
 
 def summarise(
@@ -243,22 +339,38 @@ def summarise(
     records: list[GameRecord],
     seconds: float,
     agent_of: Sequence[int] | None = None,
+    *,
+    duplicate: bool = False,
+    planned_games: int | None = None,
 ) -> TournamentResult:
     """One AgentStats per name in ``names``; ``agent_of[e]`` is the agent line-up entry ``e``
     plays for (default: entry ``e`` is agent ``e``). An agent with several seats in a game
     counts that game once: its rank, reward and game figures are the means over its seats,
     and it won if one of its seats did (:func:`card_envs.evaluation.tables.win_definition`).
 
-    The intervals take one value per game (:func:`bounded_mean_interval`): mean rewards in
-    [-1, 1], mean ranks in [1, N]. Games paired on duplicate deals would pass one value per
-    deal instead."""
+    The intervals take one value per independent unit (:func:`bounded_mean_interval`): mean
+    rewards in [-1, 1], mean ranks in [1, N]. A unit is a game, or with ``duplicate`` a deal
+    (``record.deal``): each agent's figures are first averaged over the deal's games, since
+    games on one deal share its luck. Win rates are then the per-deal win shares in [0, 1]
+    with the same bounded interval, not Wilson's, which assumes independent games.
+    ``planned_games``: the result is partial, these many games were to be played."""
+    if duplicate and any(record.deal is None for record in records):
+        raise ValueError("summarise(duplicate=True) needs every record's deal, got a record with deal=None")
     agent_of = list(agent_of) if agent_of is not None else list(range(len(names)))
     league = League()
     per_agent: list[dict[str, list[Any]]] = [
-        {"ranks": [], "rewards": [], "wins": [], "outright": [], "infos": [], "seats": [0] * num_players}
+        {
+            "ranks": [],
+            "rewards": [],
+            "wins": [],
+            "outright": [],
+            "infos": [],
+            "units": [],
+            "seats": [0] * num_players,
+        }
         for _ in names
     ]
-    for record in records:
+    for index, record in enumerate(records):
         seats_of: dict[int, list[int]] = {}
         for seat, entry in enumerate(record.entries):
             seats_of.setdefault(agent_of[entry], []).append(seat)
@@ -270,21 +382,18 @@ def summarise(
             data["rewards"].append(float(np.mean([record.rewards[s] for s in seats])))
             data["wins"].append(agent in winners)
             data["outright"].append(winners == {agent})
+            data["units"].append(record.deal if duplicate else index)
             figures = {k for s in seats for k in record.infos[s]}
             data["infos"].append({k: np.mean([record.infos[s].get(k, 0.0) for s in seats]) for k in figures})
         league.record([names[a] for a in seats_of], [per_agent[a]["ranks"][-1] for a in seats_of])
     stats = []
     for name, data in zip(names, per_agent, strict=True):
         keys = sorted({k for info in data["infos"] for k in info})
-        played = len(data["ranks"])
         stats.append(
             AgentStats(
                 name=name,
-                games=played,
-                win_rate=wilson_interval(sum(data["wins"]), played),
-                outright_win_rate=wilson_interval(sum(data["outright"]), played),
-                mean_rank=bounded_mean_interval(data["ranks"], 1.0, float(num_players)),
-                mean_reward=bounded_mean_interval(data["rewards"], -1.0, 1.0),
+                games=len(data["ranks"]),
+                **_estimates(data, num_players, duplicate),
                 rating=league.ordinal(name),
                 rating_sigma=league.sigma(name),
                 seat_games=data["seats"],
@@ -301,4 +410,27 @@ def summarise(
         truncated=sum(r.truncated for r in records),
         steps=sum(r.steps for r in records),
         seconds=seconds,
+        duplicate=duplicate,
+        deals=len({r.deal for r in records}) if duplicate else None,
+        partial=planned_games is not None,
+        planned_games=planned_games,
     )
+
+
+def _estimates(data: dict[str, list[Any]], num_players: int, duplicate: bool) -> dict[str, Estimate]:
+    """An agent's rates and means with their intervals: over its games, or over its deals."""
+    if not duplicate:
+        played = len(data["ranks"])
+        return {
+            "win_rate": wilson_interval(sum(data["wins"]), played),
+            "outright_win_rate": wilson_interval(sum(data["outright"]), played),
+            "mean_rank": bounded_mean_interval(data["ranks"], 1.0, float(num_players)),
+            "mean_reward": bounded_mean_interval(data["rewards"], -1.0, 1.0),
+        }
+    units = data["units"]
+    return {
+        "win_rate": bounded_mean_interval(unit_means(data["wins"], units), 0.0, 1.0),
+        "outright_win_rate": bounded_mean_interval(unit_means(data["outright"], units), 0.0, 1.0),
+        "mean_rank": bounded_mean_interval(unit_means(data["ranks"], units), 1.0, float(num_players)),
+        "mean_reward": bounded_mean_interval(unit_means(data["rewards"], units), -1.0, 1.0),
+    }

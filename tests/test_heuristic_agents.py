@@ -74,7 +74,7 @@ def test_heuristic_players_are_always_legal_and_draw_no_random_numbers(game):
     decisions = 0
     for n, rules in tables(game):
         agent = make_policy("heuristic", game, n)
-        for seed in range(4):
+        for seed in range(6):
             engine = game_class(game)(n, **rules)
             engine.reset(seed=seed)
             rng = np.random.default_rng(seed)

@@ -17,17 +17,8 @@ import numpy as np
 
 from card_envs.core.checks import check_int
 from card_envs.core.policy import Policy
+from card_envs.games.tock import encoding as E
 from card_envs.games.tock.cards import MAX_ROWS
-from card_envs.games.tock.encoding import (
-    CENTRE,
-    DRAW,
-    FIRST_OPPONENT,
-    KNOCK,
-    LAST_OPPONENT,
-    LAYOUT,
-    OWN_PILE,
-    PASS,
-)
 from card_envs.games.tock.engine import TockGame
 
 
@@ -41,18 +32,18 @@ class TockHeuristicAgent(Policy):
         return f"TockHeuristicAgent(num_players={self.num_players})"
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
-        v = LAYOUT.view(observation)
+        v = E.LAYOUT.view(observation)
         legal = action_mask > 0
         if v["phase"][1]:  # a knock window: everybody saw whether the move broke a rule
-            return KNOCK if v["move_break"][0] and legal[KNOCK] else PASS
-        opponents = [k for k in range(FIRST_OPPONENT, LAST_OPPONENT + 1) if legal[k]]
-        if legal[CENTRE]:
+            return E.KNOCK if v["move_break"][0] and legal[E.KNOCK] else E.PASS
+        opponents = [k for k in range(E.FIRST_OPPONENT, E.LAST_OPPONENT + 1) if legal[k]]
+        if legal[E.CENTRE]:
             if opponents and _finishes(v):
                 return self._target(v, opponents)  # rule break (b), but no window opens
-            return CENTRE
+            return E.CENTRE
         if opponents:
             return self._target(v, opponents)
-        for action in (DRAW, OWN_PILE):  # the one rule-following move left
+        for action in (E.DRAW, E.OWN_PILE):  # the one rule-following move left
             if legal[action]:
                 return action
         return int(np.flatnonzero(legal)[0])

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 import numpy as np
 
 from card_envs.core.checks import check_float, check_int
+from card_envs.core.choices import ChoiceGroup, plain_choices
 from card_envs.core.layout import ObservationLayout
 from card_envs.core.ranking import ranks_after_finishers
 from card_envs.core.worlds import SeatView, deal_unknown
@@ -190,6 +191,12 @@ class CardGame(ABC):
 
     def legal_actions(self) -> list[int]:
         return np.flatnonzero(self.action_mask()).tolist()
+
+    def move_choices(self) -> list[ChoiceGroup]:
+        """The legal moves of :attr:`current_player` as a person chooses them (:mod:`card_envs.core.choices`):
+        grouped, each with its consequence; the terminal and the web page show these. Default:
+        one group of every legal action; a game overrides it to group and explain its moves."""
+        return plain_choices(self.legal_actions(), self.describe_action)
 
     def legal_actions_text(self) -> str:
         return ", ".join(f"{a} ({self.describe_action(a)})" for a in self.legal_actions())

@@ -64,6 +64,18 @@ class Outcome(Played):
     ranks: list[int]
 
 
+def decide(
+    policy: Policy, table: Table, observation: np.ndarray, mask: np.ndarray, rng: np.random.Generator
+) -> int:
+    """What ``policy`` plays for the deciding seat: from the observation and mask, or, for a
+    policy that reads the game (:attr:`Policy.reads_game`, a search player), from the engine."""
+    if not policy.reads_game:
+        return policy.act(observation, mask, rng)
+    if not isinstance(table, CardGame):
+        raise TypeError(f"{policy!r} reads the game itself; it cannot play at a {type(table).__name__}")
+    return policy.act_in(table, rng)
+
+
 def play_out(
     table: T,
     policies: Sequence[Policy],
@@ -91,7 +103,7 @@ def play_out(
         seat = table.current_player
         observation = table.observe(seat) if observe else UNOBSERVED
         mask = table.action_mask()
-        action = policies[seat].act(observation, mask, rng)
+        action = decide(policies[seat], table, observation, mask, rng)
         if on_decision is not None:
             on_decision(seat, observation, mask, action)
         table.step(action)

@@ -7,7 +7,7 @@ run opponents it is handed without importing the agents package above it.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
@@ -23,9 +23,21 @@ class Policy(ABC):
     that a seeded env replays the same game.
     """
 
+    #: True for a policy that decides from the game itself rather than the seat's observation
+    #: (a search player samples the worlds its seat cannot tell apart): play loops that hold
+    #: the engine then call :meth:`act_in`, and :meth:`act` alone is not enough to play it
+    reads_game: ClassVar[bool] = False
+
     @abstractmethod
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         """Return one action whose mask entry is 1."""
+
+    def act_in(self, game: CardGame, rng: np.random.Generator) -> int:
+        """Choose for ``game.current_player`` in ``game``; by default from that seat's
+        observation and mask (:meth:`act`). A policy that sets :attr:`reads_game` overrides it
+        and may use only what the seat is allowed to know (``game.sample_world(seat, rng)``)."""
+        seat = game.current_player
+        return self.act(game.observe(seat), game.action_mask(), rng)
 
     def new_game(self, rng: np.random.Generator) -> None:
         """Called when a game is dealt (e.g. a self-play pool draws its opponent); default: nothing."""

@@ -293,3 +293,29 @@ def test_load_sets_the_games_generator(name: str) -> None:
     assert batch.generators[0].bit_generator.state == kept
     np.testing.assert_array_equal(batch.masks[0], batch.masks[1])
     np.testing.assert_array_equal(batch.observations[0], batch.observations[1])
+
+
+@pytest.mark.parametrize("name", batched_games())
+def test_an_engine_loaded_into_a_row_plays_on_as_the_engine_itself(name: str) -> None:
+    """``load_engine`` takes the position and the generator; the engine is left untouched."""
+    cls = game_spec(name).engine_class()
+    batch = BatchedGame(name, 3, 4)
+    batch.reset(seed=0)
+    rng = np.random.default_rng(5)
+    for row in range(3):
+        game = cls(4)
+        game.reset(40 + row)
+        for _ in range(20 * row):
+            game.step(int(rng.choice(game.legal_actions())))
+        before = game.state_dict()
+        batch.load_engine(row, game)
+        assert game.state_dict() == before
+        for step in range(60):
+            assert_same(batch, row, game, f"row {row} step {step}")
+            if game.is_over:
+                break
+            action = int(rng.choice(game.legal_actions()))
+            batch.step(np.array([action]), rows=np.array([row]), reset_ended=False)
+            game.step(action)
+    with pytest.raises(ValueError, match="does not fit"):
+        batch.load_engine(0, cls(2))

@@ -9,7 +9,9 @@
   was not trained for; it samples from its distribution;
 * ``"greedy:PATH"``: the same model always playing its most probable legal action
   (how the learning results are measured: docs/learning.md);
-* ``"self"``: a self-play pool of the learner's snapshots (filled by the trainer).
+* ``"self"``: a self-play pool of the learner's snapshots (filled by the trainer);
+* ``"search"``, ``"search:sims=400:rollout=rule"``: an information-set MCTS player
+  (:mod:`card_envs.agents.search`; knobs: :class:`~card_envs.agents.search.SearchSettings`).
 """
 
 from __future__ import annotations
@@ -71,7 +73,7 @@ def spec_label(spec: PolicySpec) -> str:
 
 def make_policy(spec: PolicySpec, game: GameRef, num_players: int, **knobs: Any) -> Policy:
     """Build a policy from a spec: ``"random"``, ``"rule"``, ``"rule:KNOB=V:..."``, ``"heuristic"``,
-    ``"model:PATH"``, ``"greedy:PATH"`` or a Policy (returned as it is).
+    ``"model:PATH"``, ``"greedy:PATH"``, ``"search[:KNOB=V:...]"`` or a Policy (returned as it is).
 
     ``knobs`` go to the rule-based agent (e.g. ``vigilance=0.5``), after those in the spec;
     the random and heuristic players take none.
@@ -93,6 +95,8 @@ def make_policy(spec: PolicySpec, game: GameRef, num_players: int, **knobs: Any)
         from card_envs.agents.model import SelfPlayPool
 
         return SelfPlayPool()
+    if kind == "search":
+        return make_search_player(path, game, num_players)
     spec, _, spec_knobs = spec.partition(":")
     if spec_knobs:
         if spec != "rule":
@@ -111,8 +115,21 @@ def make_policy(spec: PolicySpec, game: GameRef, num_players: int, **knobs: Any)
         return cls(num_players=num_players, **knobs)  # type: ignore[call-arg]
     raise ValueError(
         f"unknown policy spec {spec!r};"
-        " use 'random', 'rule[:KNOB=VALUE...]', 'heuristic', 'model:PATH', 'greedy:PATH', 'self' or a Policy"
+        " use 'random', 'rule[:KNOB=VALUE...]', 'heuristic', 'model:PATH', 'greedy:PATH', 'self',"
+        " 'search[:KNOB=VALUE...]' or a Policy"
     )
+
+
+def make_search_player(knobs: str, game: GameRef, num_players: int) -> Policy:
+    """``search[:KNOB=V...]``: the knobs are checked now, a network's run only located (it
+    loads on the first decision that needs it)."""
+    from card_envs.agents.search import SearchPlayer, SearchSettings
+
+    settings = SearchSettings.from_knobs(parse_knobs(knobs) if knobs else {})
+    if settings.net is not None:
+        require("train", "a search player with net=")
+        check_trained_run(settings.net, game_class(game)(num_players), what=f"search net {settings.net!r}")
+    return SearchPlayer(game, num_players, settings)
 
 
 def check_spec(spec: str, game: GameRef, num_players: int, what: str = "policy") -> None:

@@ -162,18 +162,24 @@ class BatchedGame:
         self.kernels.held(rows, held)
         self.dealt_holding[rows] = np.maximum(1.0, held.mean(axis=1))  # as CardGame.reset() sets it
 
-    def step(self, actions: Any, rows: Any = None, *, reset_ended: bool = True) -> BatchStep:
+    def step(
+        self, actions: Any, rows: Any = None, *, reset_ended: bool = True, check: bool = True
+    ) -> BatchStep:
         """Apply ``actions[i]`` for the deciding seat of game ``rows[i]`` (default: every game).
 
         Every action is checked first; one that is out of range or not legal raises
         :class:`IllegalActionError` naming the game, the action and the legal choices,
         and no game changes. Games that end are dealt again unless ``reset_ended`` is
-        False (then call :meth:`deal` on them before stepping them again).
+        False (then call :meth:`deal` on them before stepping them again). ``check=False``
+        skips the checks, for a caller whose actions come from compiled players reading the
+        masks (a search's rollouts): ``rows`` must then be int64 game indices, each once, and
+        ``actions`` int64 legal actions; anything else corrupts the batch.
         """
         if not self._started:
             raise RuntimeError("call reset() before step()")
-        rows = self._check_rows(rows)
-        actions = self._check_actions(actions, rows)
+        if check:
+            rows = self._check_rows(rows)
+            actions = self._check_actions(actions, rows)
         over = np.zeros(rows.size, np.bool_)
         self.kernels.step(rows, actions, self.generators, over)
         self.steps[rows] += 1
@@ -266,6 +272,23 @@ class BatchedGame:
             self.seeds[index] = seed
         elif generator is not None:
             own.state = generator.bit_generator.state
+        self.steps[index] = 0
+        self.dealt_holding[index] = game.dealt_holding
+        self.kernels.write(np.array([index], np.int64), self.observations, self.masks, self.current_players)
+
+    def load_engine(self, index: int, game: CardGame) -> None:
+        """Put a reference engine's position into game ``index``: :meth:`load` of its
+        ``state_dict()`` with its generator and :attr:`~CardGame.dealt_holding`, without checking
+        the state again (an engine holds only states its loader or its rules accepted), so a
+        search rolls out many positions cheaply. The engine itself is left as it was."""
+        index = check_int("index", index, 0, self.batch_size - 1)
+        if not isinstance(game, type(self.reference)) or game.num_players != self.num_players:
+            raise ValueError(f"game {game.name!r} with {game.num_players} players does not fit {self!r}")
+        if game.rules != self.reference.rules:
+            raise ValueError(f"game rules {game.rules!r} differ from this batch's {self.reference.rules!r}")
+        self.kernels.load(index, game.state_dict())
+        self._generator_objects[index].bit_generator.state = game.rng.bit_generator.state
+        self.seeds[index] = game.seed
         self.steps[index] = 0
         self.dealt_holding[index] = game.dealt_holding
         self.kernels.write(np.array([index], np.int64), self.observations, self.masks, self.current_players)

@@ -98,4 +98,9 @@ def batched_policy(policy: Policy | BatchedPolicy) -> BatchedPolicy:
         return twin
     if type(policy) is RandomAgent:
         return BatchedRandomAgent()
+    if policy.reads_game:
+        raise ValueError(
+            f"{policy!r} decides from the game itself, which a batch row does not hold:"
+            " seat it in the single-agent env (train.py without --vectorized) or a tournament"
+        )
     return LoopedPolicy(policy)

@@ -9,6 +9,7 @@ turn any engine into a PettingZoo AEC env and a single-agent Gymnasium env.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from abc import ABC, abstractmethod
 from dataclasses import replace
@@ -38,6 +39,13 @@ def check_max_steps(max_steps: int | None, game: CardGame) -> int:
     if max_steps is None:
         return game.default_max_steps
     return check_int("max_steps", max_steps, 1, 10**9)
+
+
+@functools.cache
+def _keyword_only(function: Any) -> tuple[str, ...]:
+    """A function's keyword-only parameters, read once (a search reads a game's rules often)."""
+    params = inspect.signature(function).parameters.values()
+    return tuple(p.name for p in params if p.kind is p.KEYWORD_ONLY)
 
 
 class IllegalActionError(ValueError):
@@ -93,8 +101,7 @@ class CardGame(ABC):
     @classmethod
     def rule_names(cls) -> list[str]:
         """The variant keywords: the keyword-only arguments of the constructor."""
-        params = inspect.signature(cls.__init__).parameters.values()
-        return [p.name for p in params if p.kind is p.KEYWORD_ONLY]
+        return list(_keyword_only(cls.__init__))
 
     @classmethod
     def from_rules(cls, num_players: int | None = None, **rules: Any) -> CardGame:
@@ -365,6 +372,11 @@ class CardGame(ABC):
             f"no deal of the {len(view.unknown)} cards unknown to seat {seat} fits the state"
             f" after {SAMPLE_TRIES} tries"
         )
+
+    @classmethod
+    def samples_worlds(cls) -> bool:
+        """Whether :meth:`sample_world` works for this game (it defines :meth:`_seat_view`)."""
+        return cls._seat_view is not CardGame._seat_view
 
     def _seat_view(self, seat: int) -> SeatView:
         """What ``seat`` knows (a :class:`card_envs.core.worlds.SeatView`); each game defines it."""

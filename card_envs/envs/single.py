@@ -12,6 +12,7 @@ from gymnasium import spaces
 
 from card_envs.core.checks import check_bool, check_choice, check_float
 from card_envs.core.game import CardGame, IllegalActionError, check_max_steps
+from card_envs.core.play import decide
 from card_envs.core.policy import Policy
 from card_envs.core.ranking import rank_rewards
 from card_envs.core.registry import GameRef, game_class
@@ -232,7 +233,7 @@ class CardGameEnv(gymnasium.Env):
         while not self._episode_over and game.current_player != self.learner:
             seat = game.current_player
             policy = self.seating.policy_at(seat, self.learner)
-            action = policy.act(game.observe(seat), game.action_mask(), self.np_random)
+            action = decide(policy, game, game.observe(seat), game.action_mask(), self.np_random)
             game.step(action)
             self.num_steps += 1
             if self.render_mode == "human":

@@ -1,0 +1,209 @@
+"""The search player: information-set MCTS as a :class:`~card_envs.core.policy.Policy`.
+
+Each simulation samples a world the searching seat cannot tell from the true one
+(:meth:`CardGame.sample_world`: built from the seat's own view, so the search never reads a
+hidden card), walks it down the shared tree (:mod:`.tree`), adds one node, and values it by a
+rollout (:mod:`.rollouts`). A wave of ``leaves`` simulations is rolled out together on the
+compiled batched engine. The move played is the most visited at the root.
+
+All randomness comes from one seed drawn from the play loop's generator, so a seeded game
+with search players replays exactly (with a ``sims`` budget; an ``ms`` budget depends on
+the machine's speed).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from card_envs.agents.search.rollouts import Rollouts, make_rollouts
+from card_envs.agents.search.settings import PRIOR_MIX, SearchSettings
+from card_envs.agents.search.tree import Node, count_available, most_visited, select_puct, select_uct, untried
+from card_envs.core.game import SEED_BOUND, CardGame
+from card_envs.core.policy import Policy
+from card_envs.core.registry import GameRef, game_spec
+
+
+@dataclass(frozen=True)
+class SearchStats:
+    """What the last search did: for tests (budgets are kept) and benchmarks."""
+
+    sims: int
+    waves: int
+    seconds: float
+    nodes: int
+    #: root visits per legal action
+    visits: dict[int, int] = field(default_factory=dict)
+
+
+class SearchPlayer(Policy):
+    """Plays by ISMCTS over sampled worlds; a forced move is played without searching.
+
+    ``game`` and ``num_players`` fix the table it may be seated at (the rollout engine is
+    built for it on first use); ``settings`` (or the same as keyword knobs) says how it searches.
+    """
+
+    reads_game = True
+
+    def __init__(
+        self, game: GameRef, num_players: int, settings: SearchSettings | None = None, **knobs: Any
+    ) -> None:
+        self.spec = game_spec(game)
+        self.num_players = num_players
+        self.settings = settings if settings is not None else SearchSettings.from_knobs(knobs)
+        if not self.settings.perfect and not self.spec.engine_class().samples_worlds():
+            raise ValueError(
+                f"{self.spec.name} cannot sample the cards a seat does not see (no _seat_view),"
+                " so only a perfect-information search (perfect=true) can play it"
+            )
+        self.last: SearchStats | None = None
+        self._rollouts: dict[str, Rollouts] = {}
+        self._rollout_policy: Policy | None = None
+        self._network: Any = None
+
+    def __repr__(self) -> str:
+        s = self.settings
+        budget = f"sims={s.sims}" if s.sims is not None else f"ms={s.ms}"
+        return f"SearchPlayer({budget}, algo={s.algo}, rollout={s.rollout}{', perfect' if s.perfect else ''})"
+
+    def check_table(self, game: CardGame) -> None:
+        if game.name != self.spec.name or game.num_players != self.num_players:
+            raise ValueError(
+                f"this search player was built for {self.num_players}-player {self.spec.name},"
+                f" not {game.num_players}-player {game.name}"
+            )
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        raise TypeError(
+            "a search player decides from the game itself (it samples the worlds its seat cannot"
+            " tell apart): call act_in(game, rng), as the play loop card_envs.core.play does"
+        )
+
+    def act_in(self, game: CardGame, rng: np.random.Generator) -> int:
+        legal = game.legal_actions()
+        if len(legal) == 1:
+            return legal[0]
+        return self.search(game, np.random.default_rng(int(rng.integers(SEED_BOUND))))
+
+    # ------------------------------------------------------------------ the search
+    def search(self, game: CardGame, rng: np.random.Generator) -> int:
+        """The move of ``game.current_player`` after a search drawing from ``rng`` alone."""
+        start = time.perf_counter()
+        s = self.settings
+        seat = game.current_player
+        legal = game.legal_actions()
+        rollouts = self._rollouts_for(game)
+        root = Node(game.num_players)
+        deadline = None if s.ms is None else start + s.ms / 1000.0
+        sims = waves = 0
+        while True:
+            wave = s.leaves if s.sims is None else min(s.leaves, s.sims - sims)
+            paths, worlds = [], []
+            for _ in range(wave):
+                world = self._world(game, seat, rng)
+                paths.append(self._descend(root, world, rng))
+                worlds.append(world)
+            for path, value in zip(paths, rollouts.values(worlds, rng), strict=True):
+                for node in path:
+                    node.pending -= 1
+                    node.visits += 1
+                    node.returns += value
+            sims += wave
+            waves += 1
+            if (s.sims is not None and sims >= s.sims) or (
+                deadline is not None and time.perf_counter() >= deadline
+            ):
+                break
+        visits = {a: root.children[a].visits for a in legal if a in root.children}
+        self.last = SearchStats(sims, waves, time.perf_counter() - start, root.size(), visits)
+        return most_visited(root, legal, seat)
+
+    def _world(self, game: CardGame, seat: int, rng: np.random.Generator) -> CardGame:
+        """A world to simulate in: sampled from the seat's view, or (``perfect``) the true one."""
+        if not self.settings.perfect:
+            return game.sample_world(seat, rng)
+        world = type(game).from_rules(game.num_players, **game.rules)
+        world.load_state_dict(game.state_dict(), dealt_holding=game.dealt_holding)
+        world.rng = np.random.default_rng(int(rng.integers(SEED_BOUND)))
+        return world
+
+    def _descend(self, root: Node, world: CardGame, rng: np.random.Generator) -> list[Node]:
+        """Walk ``world`` down the tree to a new node (or the game's end); the nodes passed."""
+        s = self.settings
+        path = [root]  # the root's own mean is PUCT's value of its untried moves
+        node = root
+        while not world.is_over:
+            legal = world.legal_actions()
+            seat = world.current_player
+            if s.algo == "puct":
+                if node.prior is None:
+                    node.prior = self._prior(world, rng)
+                action = select_puct(node, legal, seat, s.c, legal_prior(node.prior, legal))
+                taken = node.children.get(action)
+                fresh = taken is None or taken.visits + taken.pending == 0
+            else:
+                count_available(node, legal)
+                new = untried(node, legal)
+                fresh = bool(new)
+                action = self._expansion(world, new, rng) if new else select_uct(node, legal, seat, s.c)
+            node = node.child(action)
+            node.pending += 1
+            path.append(node)
+            world.step(action)
+            if fresh:
+                break
+        return path
+
+    def _expansion(self, world: CardGame, new: list[int], rng: np.random.Generator) -> int:
+        """The untried action a simulation adds: the rollout player's own choice first (so one
+        simulation plays as the rollout player would), else one drawn uniformly."""
+        choice = self._rollout_player().act_in(world, rng)
+        if choice in new:
+            return choice
+        return new[int(rng.integers(len(new)))]
+
+    # ------------------------------------------------------------------ parts, built once
+    def _rollouts_for(self, game: CardGame) -> Rollouts:
+        key = json.dumps([game.num_players, game.rules], sort_keys=True, default=str)
+        if key not in self._rollouts:
+            self.check_table(game)
+            self._rollouts[key] = make_rollouts(self.spec, game, self._rollout_player(), self.settings.leaves)
+        return self._rollouts[key]
+
+    def _rollout_player(self) -> Policy:
+        if self._rollout_policy is None:
+            from card_envs.agents.specs import make_policy  # specs builds search players too
+
+            rollout = self.settings.rollout
+            spec = f"greedy:{self.settings.net}" if rollout == "net" else rollout
+            self._rollout_policy = make_policy(spec, self.spec, self.num_players)
+        return self._rollout_policy
+
+    def _prior(self, world: CardGame, rng: np.random.Generator) -> np.ndarray:
+        """PUCT's prior over all actions for the decider of ``world`` (:data:`PRIORS`)."""
+        legal = world.legal_actions()
+        prior = np.zeros(world.num_actions)
+        if self.settings.prior == "net":
+            if self._network is None:
+                from card_envs.agents.model import load_model
+
+                self._network = load_model(str(self.settings.net), deterministic=True)
+            seat = world.current_player
+            prior[:] = self._network.probabilities(world.observe(seat), world.action_mask())
+            return prior
+        prior[legal] = 1.0 / len(legal)
+        if self.settings.prior == "rollout":
+            prior *= PRIOR_MIX
+            prior[self._rollout_player().act_in(world, rng)] += 1.0 - PRIOR_MIX
+        return prior
+
+
+def legal_prior(prior: np.ndarray, legal: list[int]) -> np.ndarray:
+    """A node's prior over this world's legal actions, renormalized; an action the first world
+    did not offer keeps a small share rather than none."""
+    p = prior[legal] + 1e-3 / len(legal)
+    return p / p.sum()

@@ -1,0 +1,95 @@
+"""What a search player is told: its budget, its tree policy and how it values a leaf.
+
+Parsed from the knobs of a policy spec (``search:sims=400:rollout=rule``) and checked before
+any game is played, so a bad knob is refused in one line wherever a spec is accepted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from card_envs.core.checks import check_float, check_int
+
+#: the tree policies: UCB1 over the actions available in each sampled world (Cowling et al.
+#: 2012), or PUCT with a prior over the moves (AlphaZero's rule)
+ALGORITHMS = ("uct", "puct")
+#: PUCT's priors: the rollout player's own move in the world (mixed with uniform, see
+#: :data:`PRIOR_MIX`), a network's move probabilities, or uniform
+PRIORS = ("rollout", "net", "uniform")
+#: the share of a ``rollout`` prior spread uniformly over the legal moves
+PRIOR_MIX = 0.25
+#: how a leaf is valued: played out to the end by these players in every seat
+ROLLOUTS = ("rule", "heuristic", "random", "net")
+
+
+@dataclass(frozen=True)
+class SearchSettings:
+    """One search player's knobs (the defaults are those of ``search``).
+
+    Args:
+        sims: simulations per decision (one sampled world, one path down the tree, one
+            rollout); None when the budget is ``ms``.
+        ms: milliseconds per decision instead (not reproducible: it depends on the machine).
+        c: the exploration constant (rewards lie in -1..1).
+        algo: ``puct`` or ``uct`` (UCB1 over the available actions, every untried action
+            first: thin where a decision has hundreds of moves, as Chip It's lead has).
+        prior: PUCT's prior: ``rollout`` (the rollout player's move in the world, with a
+            quarter spread over all moves), ``net`` (needs ``net``) or ``uniform``.
+        rollout: the players that finish each leaf's game: ``rule`` (the rule-based agent at
+            its default knobs), ``heuristic``, ``random`` or ``net``.
+        net: a trained run directory or ``.zip`` (no ``:`` in it), for ``rollout=net`` and the
+            PUCT prior; the network plays its most probable move.
+        leaves: leaves rolled out together on the compiled batched engine (virtual loss
+            keeps the paths of one wave apart).
+        perfect: see every hand and the draw pile (an upper bound, not a fair player).
+    """
+
+    sims: int | None = 400
+    ms: float | None = None
+    c: float = 1.0
+    algo: str = "puct"
+    prior: str = "rollout"
+    rollout: str = "rule"
+    net: str | None = None
+    leaves: int = 32
+    perfect: bool = False
+
+    def __post_init__(self) -> None:
+        if (self.sims is None) == (self.ms is None):
+            raise ValueError("a search needs one budget: sims=N or ms=T, not both")
+        if self.sims is not None:
+            check_int("search sims", self.sims, 1, 10**7)
+        if self.ms is not None:
+            check_float("search ms", self.ms, 0.001, 3.6e6)
+        check_float("search c", self.c, 0.0, 100.0)
+        check_int("search leaves", self.leaves, 1, 4096)
+        if self.algo not in ALGORITHMS:
+            raise ValueError(f"search algo must be one of {list(ALGORITHMS)}, got {self.algo!r}")
+        if self.rollout not in ROLLOUTS:
+            raise ValueError(f"search rollout must be one of {list(ROLLOUTS)}, got {self.rollout!r}")
+        if self.prior not in PRIORS:
+            raise ValueError(f"search prior must be one of {list(PRIORS)}, got {self.prior!r}")
+        needs_net = self.rollout == "net" or (self.algo == "puct" and self.prior == "net")
+        if needs_net and not self.net:
+            raise ValueError("search with rollout=net or prior=net needs net=RUN_DIR (a trained model)")
+        if self.net is not None and not isinstance(self.net, str):
+            raise ValueError(f"search net must be a path, got {self.net!r}")
+        if not isinstance(self.perfect, bool):
+            raise ValueError(f"search perfect must be true or false, got {self.perfect!r}")
+
+    @classmethod
+    def from_knobs(cls, knobs: dict[str, Any]) -> SearchSettings:
+        """Settings from a spec's knobs, with one clear error for an unknown one."""
+        known = list(cls.__dataclass_fields__)
+        unknown = sorted(set(knobs) - set(known))
+        if unknown:
+            raise ValueError(f"unknown search knob(s) {unknown}; known: {known}")
+        if "ms" in knobs and "sims" not in knobs:
+            knobs = {**knobs, "sims": None}
+        if knobs.get("net") is not None:
+            knobs = {**knobs, "net": str(knobs["net"])}
+        return cls(**knobs)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)

@@ -1,0 +1,189 @@
+"""The search player (information-set MCTS): budgets kept, seeded, blind to hidden cards.
+
+Strength is measured by ``bench/search.py``; these tests check behaviour: one simulation
+plays the rollout player's move, the simulations asked for are the simulations run, the same
+seed gives the same move, two true states the seat cannot tell apart give the same move, and
+search players sit at every table of every game through the specs and the play loop.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from card_envs.agents.search import SearchPlayer, SearchSettings
+from card_envs.agents.specs import check_spec, make_policy
+from card_envs.core.game import CardGame
+from card_envs.core.play import play_game
+from card_envs.games.chipit.engine import ChipItGame
+from card_envs.games.tock.engine import TockGame
+from card_envs.games.uno.engine import UnoGame
+from tests.test_sample_world import _swap_hidden, positions
+from tests.toy_game import ClimbGame
+
+GAMES: list[type[CardGame]] = [UnoGame, TockGame, ChipItGame]
+
+
+def decisions(game: type[CardGame], n: int, count: int, seed: int = 0) -> list[CardGame]:
+    """Mid-game positions with more than one legal move."""
+    found = [g for g in positions(game, {}, n, range(seed, seed + 40), every=7) if len(g.legal_actions()) > 1]
+    assert len(found) >= count
+    return found[:count]
+
+
+def searcher(game: type[CardGame], n: int, **knobs: Any) -> SearchPlayer:
+    player = make_policy("search", game.name, n)
+    assert isinstance(player, SearchPlayer)
+    return SearchPlayer(game.name, n, SearchSettings.from_knobs({**player.settings.to_json(), **knobs}))
+
+
+@pytest.mark.parametrize("algo", ["puct", "uct"])
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
+def test_one_simulation_plays_the_rollout_players_move(game: type[CardGame], algo: str) -> None:
+    heuristic = make_policy("heuristic", game.name, 4)  # draws no random numbers
+    player = searcher(game, 4, sims=1, rollout="heuristic", algo=algo, leaves=1)
+    for g in decisions(game, 4, 6):
+        assert player.search(g, np.random.default_rng(0)) == heuristic.act_in(g, np.random.default_rng(1))
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
+def test_the_budget_is_the_simulations_run_and_the_root_visits(game: type[CardGame]) -> None:
+    player = searcher(game, 4, sims=45, leaves=8)
+    g = decisions(game, 4, 1)[0]
+    before = g.state_dict()
+    action = player.search(g, np.random.default_rng(3))
+    stats = player.last
+    assert stats is not None and stats.sims == 45 and stats.waves == 6
+    assert sum(stats.visits.values()) == 45
+    assert action in g.legal_actions() and stats.visits[action] == max(stats.visits.values())
+    assert g.state_dict() == before  # the true game is never stepped
+
+
+def test_a_time_budget_runs_whole_waves_until_the_time_is_up() -> None:
+    player = searcher(UnoGame, 3, sims=None, ms=1.0, leaves=4)
+    player.search(decisions(UnoGame, 3, 1)[0], np.random.default_rng(0))
+    assert player.last is not None and player.last.sims % 4 == 0 and player.last.sims >= 4
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
+def test_the_same_seed_gives_the_same_search(game: type[CardGame]) -> None:
+    g = decisions(game, 3, 1, seed=5)[0]
+    runs = []
+    for _ in range(2):
+        player = searcher(game, 3, sims=24, leaves=6)
+        runs.append((player.search(g, np.random.default_rng(9)), player.last.visits if player.last else None))
+    assert runs[0] == runs[1]
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
+def test_states_the_seat_cannot_tell_apart_get_the_same_search(game: type[CardGame]) -> None:
+    """Hidden cards moved between the places the seat cannot see change nothing it does."""
+    rng = np.random.default_rng(0)
+    compared = 0
+    for g in decisions(game, 4, 8, seed=11):
+        other = _swap_hidden(g, g.current_player, rng)
+        if other is None:
+            continue
+        results = []
+        for table in (g, other):
+            player = searcher(game, 4, sims=8, leaves=4)
+            visits = player.last.visits if player.last else None
+            results.append((player.search(table, np.random.default_rng(2)), visits))
+        assert results[0] == results[1]
+        compared += 1
+    assert compared >= 3
+
+
+def test_a_perfect_information_search_simulates_the_true_state() -> None:
+    g = decisions(UnoGame, 4, 1)[0]
+    perfect = searcher(UnoGame, 4, perfect=True)
+    fair = searcher(UnoGame, 4)
+    rng = np.random.default_rng(0)
+    assert perfect._world(g, g.current_player, rng).state_dict() == g.state_dict()
+    hidden_differs = any(
+        fair._world(g, g.current_player, rng).state_dict() != g.state_dict() for _ in range(5)
+    )
+    assert hidden_differs
+
+
+def play_with_a_search_player(game: type[CardGame], n: int, max_steps: int | None) -> None:
+    """A search player through its spec and the play loop, beside rule players (a game with no
+    batched engine, the toy one, rolls out on the reference engine)."""
+    spec, others = "search:sims=6:leaves=3", "rule"
+    if game is ClimbGame:  # no hidden-card sampler: only the perfect-information search plays it
+        spec, others = spec + ":rollout=random:perfect=true", "random"
+    policies = [make_policy(spec, game.name, n), *(make_policy(others, game.name, n) for _ in range(n - 1))]
+    outcome = play_game(game(n), policies, np.random.default_rng(n), max_steps=max_steps)
+    assert outcome.steps == max_steps or not outcome.truncated
+
+
+@pytest.mark.parametrize("game", [*GAMES, ClimbGame], ids=lambda g: g.name)
+def test_search_players_play_at_the_smallest_and_largest_tables(game: type[CardGame]) -> None:
+    for n in (game.min_players, game.max_players):
+        play_with_a_search_player(game, n, max_steps=60)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", [*GAMES, ClimbGame], ids=lambda g: g.name)
+def test_search_players_play_whole_games_at_every_table(game: type[CardGame]) -> None:
+    for n in range(game.min_players, game.max_players + 1):
+        play_with_a_search_player(game, n, max_steps=None)
+
+
+def test_a_seeded_game_with_search_players_replays_exactly() -> None:
+    def play() -> tuple[list[int], int]:
+        policies = [make_policy("search:sims=8:leaves=4", "uno", 2), make_policy("rule", "uno", 2)]
+        outcome = play_game(UnoGame(2), policies, np.random.default_rng(4))
+        return outcome.ranks, outcome.steps
+
+    assert play() == play()
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("search:depth=3", "unknown search knob"),
+        ("search:sims=0", "search sims"),
+        ("search:sims=10:ms=5", "one budget"),
+        ("search:rollout=smart", "rollout must be one of"),
+        ("search:algo=alphazero", "algo must be one of"),
+        ("search:prior=net", "needs net=RUN_DIR"),
+        ("search:rollout=net:net=/no/such/run", "search net"),
+        ("search:sims", "key=value"),
+    ],
+)
+def test_bad_search_specs_are_refused_in_one_sentence(spec: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        check_spec(spec, "uno", 4)
+
+
+def test_a_game_that_cannot_sample_hidden_cards_gets_only_the_perfect_search() -> None:
+    with pytest.raises(ValueError, match="cannot sample the cards"):
+        check_spec("search", ClimbGame.name, 2)
+    check_spec("search:perfect=true:rollout=random", ClimbGame.name, 2)
+
+
+def test_a_search_player_refuses_another_table_and_asks_for_the_game() -> None:
+    player = make_policy("search", "uno", 4)
+    with pytest.raises(ValueError, match="built for 4-player uno"):
+        player.act_in(decisions(TockGame, 4, 1)[0], np.random.default_rng(0))
+    with pytest.raises(TypeError, match="act_in"):
+        player.act(np.zeros(3, np.float32), np.ones(3, np.int8), np.random.default_rng(0))
+
+
+def test_a_search_opponent_plays_in_the_single_agent_env_and_is_refused_by_the_batch() -> None:
+    from card_envs.batched.policy import batched_policy
+    from card_envs.envs.single import CardGameEnv
+
+    opponent = make_policy("search:sims=4:leaves=2", "uno", 2)
+    env = CardGameEnv("uno", num_players=2, opponents=[opponent])
+    env.reset(seed=0)
+    for _ in range(20):
+        mask = env.action_masks()
+        _, _, terminated, truncated, _ = env.step(int(np.flatnonzero(mask)[0]))
+        if terminated or truncated:
+            break
+    with pytest.raises(ValueError, match="single-agent env"):
+        batched_policy(opponent)

@@ -147,3 +147,12 @@ def test_a_time_limit_ends_training_early():
         ppo=TINY_PPO,
     )
     assert train_model(settings, None, progress=False).num_timesteps < 1_000
+
+
+def test_a_search_teacher_plays_the_learners_seat_from_the_engine():
+    """Expert iteration's first half: the search's decisions are collected like any teacher's."""
+    uno = {"game": "uno", "num_players": 2, "opponents": "rule"}
+    demos = collect(uno, "search:sims=4:leaves=2", 40, 0.99, seed=2)
+    again = collect(uno, "search:sims=4:leaves=2", 40, 0.99, seed=2)
+    np.testing.assert_array_equal(demos.actions, again.actions)
+    assert len(demos) >= 40 and demos.masks[np.arange(len(demos)), demos.actions].all()

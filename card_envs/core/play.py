@@ -68,12 +68,15 @@ def decide(
     policy: Policy, table: Table, observation: np.ndarray, mask: np.ndarray, rng: np.random.Generator
 ) -> int:
     """What ``policy`` plays for the deciding seat: from the observation and mask, or, for a
-    policy that reads the game (:attr:`Policy.reads_game`, a search player), from the engine."""
+    policy that reads the game (:attr:`Policy.reads_game`, a search player), from the engine:
+    ``table`` itself, or the ``game`` a table standing for one seat of a game names (the
+    single-agent env's learner seat, where a search teacher plays)."""
     if not policy.reads_game:
         return policy.act(observation, mask, rng)
-    if not isinstance(table, CardGame):
-        raise TypeError(f"{policy!r} reads the game itself; it cannot play at a {type(table).__name__}")
-    return policy.act_in(table, rng)
+    game = table if isinstance(table, CardGame) else getattr(table, "game", None)
+    if not isinstance(game, CardGame):
+        raise TypeError(f"{policy!r} reads the game itself; a {type(table).__name__} has no game to read")
+    return policy.act_in(game, rng)
 
 
 def play_out(

@@ -56,7 +56,7 @@ class LearnerSeat:
     def __init__(self, env: CardGameEnv, observation: np.ndarray) -> None:
         self.env, self.observation = env, observation
         #: the engine, for a teacher that reads the game (a search player decides from it)
-        self.game = env.unwrapped.game
+        self.game = getattr(env.unwrapped, "game", None)
         self.rewards: list[float] = []
         self.info: dict[str, Any] = {}
         self.is_over = False

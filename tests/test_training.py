@@ -205,6 +205,8 @@ def test_model_policy_is_deterministic_given_rng_legal_and_refuses_another_table
         ({"imitation_steps": 0}, "imitation_steps must be"),
         ({"imitation_smoothing": 1.0}, "imitation_smoothing must be"),
         ({"game": "climb", "vectorized": True}, "needs a batched engine"),
+        ({"opponents": ["search:sims=5"], "vectorized": True}, "without --vectorized"),
+        ({"teacher": "search:sims=0"}, "search sims"),
         ({"seed": -3}, "seed must be"),
         ({"ppo": {"n_steps": 0}}, "n_steps must be"),
         ({"ppo": {"batch_size": 0}}, "batch_size must be"),

@@ -318,6 +318,11 @@ class TrainSettings:
         self.learner.check(self.table.game)
         self.ppo.check()
         self.run.check(self.table)
+        if self.run.vectorized and any(spec.partition(":")[0] == "search" for spec in self.opponents):
+            raise ValueError(
+                "search opponents decide from the engine, which the batched engine keeps none of:"
+                " train against them without --vectorized"
+            )
         if not self.run.init_from:
             self.imitation.check(self.table)
         rollout = self.ppo_settings()["n_steps"] * self.run.envs

@@ -13,6 +13,8 @@ beside it (docs/learning.md), so what PPO added is visible.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from concurrent.futures import as_completed
 from dataclasses import dataclass
 from typing import Any
 
@@ -118,16 +120,30 @@ def discounted(rewards: list[float], gamma: float) -> list[float]:
 
 
 def collect(
-    env_kwargs: dict[str, Any], teacher: str, steps: int, gamma: float, seed: int, workers: int = 1
+    env_kwargs: dict[str, Any],
+    teacher: str,
+    steps: int,
+    gamma: float,
+    seed: int,
+    workers: int = 1,
+    parts: int | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Demonstrations:
-    """The teacher's games, spread over ``workers`` processes (each seeded ``seed + i``)."""
-    share = -(-steps // workers)
-    if workers == 1:
-        return play_teacher(env_kwargs, teacher, share, gamma, seed)
-    with worker_pool(workers) as pool:
-        jobs = [
-            pool.submit(play_teacher, env_kwargs, teacher, share, gamma, seed + i) for i in range(workers)
-        ]
+    """The teacher's games in ``parts`` shares (default: one per worker, each seeded ``seed + i``),
+    spread over ``workers`` processes; ``progress(done, parts)`` as each share comes in (a
+    search teacher is slow: more, smaller shares show how far it has come)."""
+    parts = parts or workers
+    share = -(-steps // parts)
+    if parts == 1:
+        demos = play_teacher(env_kwargs, teacher, share, gamma, seed)
+        if progress is not None:
+            progress(1, 1)
+        return demos
+    with worker_pool(min(workers, parts)) as pool:
+        jobs = [pool.submit(play_teacher, env_kwargs, teacher, share, gamma, seed + i) for i in range(parts)]
+        for done, _ in enumerate(as_completed(jobs), start=1):
+            if progress is not None:
+                progress(done, parts)
         return Demonstrations.concatenate([job.result() for job in jobs])
 
 

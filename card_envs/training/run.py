@@ -37,6 +37,7 @@ from card_envs.agents.envs import make_batched_env, make_env
 from card_envs.agents.model import model_path
 from card_envs.agents.networks import ScaledObservation
 from card_envs.agents.runs import MODEL_FILE, RLLIB_CHECKPOINT_DIR, SETTINGS_FILE, is_finished
+from card_envs.agents.specs import make_policy
 from card_envs.core.checks import check_writable_dir
 from card_envs.training.callbacks import EvaluationLog, ProgressLines, SelfPlaySnapshots, TimeLimit
 from card_envs.training.imitation import collect, imitate
@@ -199,13 +200,19 @@ def warm_start(
     seats = [teacher if spec == "self" else spec for spec in env_kwargs["opponents"]]
     steps, epochs = imitation.steps, imitation.epochs
     print(f"imitating {teacher}: {steps:,} decisions, {epochs} passes", flush=True)
+    workers = min(settings.run.envs, os.cpu_count() or 1)  # --vectorized may ask for dozens of games
+    searches = make_policy(teacher, settings.table.spec, settings.table.num_players).reads_game
     demos = collect(
         {**env_kwargs, "opponents": seats},
         teacher,
         steps,
         model.gamma,
         settings.run.seed,
-        min(settings.run.envs, os.cpu_count() or 1),  # --vectorized may ask for dozens of games
+        workers,
+        parts=20 * workers if searches else None,  # a search teacher is slow: show its progress
+        progress=lambda done, parts: (
+            print(f"  teacher's games: {done}/{parts} parts", flush=True) if searches else None
+        ),
     )
     threads = torch.get_num_threads()
     torch.set_num_threads(os.cpu_count() or 1)  # nothing else runs while the network imitates

@@ -28,8 +28,8 @@ from card_envs.core.choices import ChoiceGroup
 from card_envs.core.game import CardGame
 from card_envs.core.view import TableView
 from card_envs.core.worlds import SeatView
-from card_envs.games.tock import state as S
 from card_envs.games.tock import choices, text, view, worlds
+from card_envs.games.tock import state as S
 from card_envs.games.tock.cards import MAX_ROWS, ROW_END, full_deck
 from card_envs.games.tock.encoding import (
     CENTRE,

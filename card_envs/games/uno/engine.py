@@ -27,9 +27,9 @@ from card_envs.core.game import CardGame
 from card_envs.core.view import TableView
 from card_envs.core.worlds import SeatView
 from card_envs.games.uno import cards as C
+from card_envs.games.uno import choices, text, view, worlds
 from card_envs.games.uno import encoding as E
 from card_envs.games.uno import state as S
-from card_envs.games.uno import choices, text, view, worlds
 from card_envs.games.uno.state import Challenge, LastMove, UnoState
 
 DEAL_SIZE = 7  # cards dealt to each player

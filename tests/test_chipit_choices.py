@@ -9,6 +9,8 @@ from card_envs.games.chipit.cards import TYPE_OF_CODE
 from card_envs.games.chipit.choices import MANY_CHIPS, cheapest
 from tests.test_chipit_rules import FILLER, card, game_from, pass_, value
 
+BURDEN = "they come back to you as held chips when your turn comes round"
+
 
 def steps(groups: list[ChoiceGroup] | tuple[ChoiceGroup, ...]):
     """Every step a person can open, as the list of its choices (the first step first)."""
@@ -77,9 +79,7 @@ def test_a_costly_value_and_its_card_are_marked_and_say_the_chips_come_back():
     game.step(E.UNITS + 6)
     (only,) = [leaf for g in game.move_choices() for leaf in g.leaves()]
     assert only.label == "add P11+95" and only.warn
-    assert only.note == (
-        "95 chip points from the supply to show 1056; they come back to you as held chips when your turn comes round"
-    )
+    assert only.note == (f"95 chip points from the supply to show 1056; {BURDEN}")
 
 
 def test_the_cards_of_a_lead_cheapest_first_then_lay_out_comes_first():
@@ -91,11 +91,11 @@ def test_the_cards_of_a_lead_cheapest_first_then_lay_out_comes_first():
         ("add G6", "shows 6 without chips"),
         (
             "add P3+1",
-            "1 chip point from the supply to show 6; they come back to you as held chips when your turn comes round",
+            f"1 chip point from the supply to show 6; {BURDEN}",
         ),
         (
             "add P2+2",
-            "2 chip points from the supply to show 6; they come back to you as held chips when your turn comes round",
+            f"2 chip points from the supply to show 6; {BURDEN}",
         ),
     ]
     game.step(card("G6"))

@@ -261,3 +261,17 @@ def test_typing_one_out_of_habit_plays_and_calls_letzte():
     action, lines, _ = _ask_once(game, ["1"])
     assert action == play("B7", call=True)
     assert "  play without the call:" in lines
+
+
+def test_watch_a_seat_s_view_without_calling_it_you_and_the_opening_draw_two_is_the_first_move():
+    game = game_class("uno")(4)
+    lines: list[str] = []
+    watch(game, [make_policy("rule", "uno", 4)] * 4, seed=2, write=lines.append, seat=1)
+    text = "\n".join(lines)
+    assert "you)" not in text and "> player_1 (7 cards, watched): " in lines[0]
+    assert lines[0].endswith(
+        "Last move: the first card, R+2, made player_0 draw 2 and skipped it; player_1 starts"
+    )
+    lines.clear()
+    watch(game_class("tock")(2), [make_policy("rule", "tock", 2)] * 2, seed=3, write=lines.append, seat=0)
+    assert "player_0 (watched)" in lines[0] and "(you)" not in "\n".join(lines)

@@ -177,8 +177,16 @@ def watch(
     ``names``: how to call each agent (default: its repr)."""
     names = list(names or [repr(p) for p in policies])
 
+    def table(game: CardGame) -> str:
+        """The table as ``seat`` sees it; nobody watching is that seat, so it is not "you"."""
+        return (
+            game.render_text(seat, color=color)
+            .replace(" (you)", " (watched)")
+            .replace(", you)", ", watched)")
+        )
+
     def show(game: CardGame, mover: int) -> None:
-        write("\n" + game.render_text(seat, color=color))
+        write("\n" + table(game))
         if step is not None:
             try:
                 answer = step("[Enter: next move, q: quit] ")
@@ -190,7 +198,7 @@ def watch(
             time.sleep(pace)
 
     def deal(game: CardGame) -> None:
-        write(seating(game, names) + "\n\n" + game.render_text(seat, color=color))
+        write(seating(game, names) + "\n\n" + table(game))
 
     rng = np.random.default_rng(seed)
     outcome = play_game(game, policies, rng, on_deal=deal, on_move=show)

@@ -465,6 +465,9 @@ def test_a_last_card_sets_its_colour_before_the_round_ends():
     game.step(play("R7"))
     assert game.is_over and game.state_dict()["colour"] == "R"
     assert "top R7 | colour red" in game.render_text()
+    wild = game_from(hands=[["W"], ["G5"] * 2, ["G6"] * 2, ["G7"] * 2], discard_pile=["B7"], colour="B")
+    wild.step(play("W"))
+    assert wild.is_over and "top W | colour none (the round ended on a wild)" in wild.render_text()
 
 
 def test_the_opening_draw_two_is_the_first_last_move():

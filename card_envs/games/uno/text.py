@@ -199,7 +199,10 @@ def render(game: UnoGame, seat: int | None, color: bool) -> str:
 
 
 def _header(s: UnoState, style: Style) -> str:
-    colour = "not named yet" if s.colour is None else style.colour(s.colour)
+    if s.phase == "over" and C.is_wild(s.top):  # a last wild names no colour: the old one is moot
+        colour = "none (the round ended on a wild)"
+    else:
+        colour = "not named yet" if s.colour is None else style.colour(s.colour)
     stack = f"stack: {s.pending} to draw" if s.pending else "no stack"
     return (
         f"UNO, {s.num_players} players | top {style.card(s.top)} | colour {colour} | {direction(s)}"

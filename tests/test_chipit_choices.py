@@ -139,3 +139,17 @@ def test_the_final_screen_shows_the_totals_that_decide_the_ranks():
     lines = game.render_text().splitlines()
     assert "Final ranks: player_0 1st, player_2 2nd, player_1 3rd" in lines
     assert "Cards + chips (fewest ranks first): player_2 1 + 0 = 1, player_1 2 + 2 = 4" in lines
+
+
+def test_a_block_of_an_answer_names_its_cheapest_value_above_the_one_to_beat():
+    game = game_from(
+        hands=[["G2"], ["P11", "P7"], FILLER],
+        display=[[{"card": "P11", "chips": 11}], [], []],
+        last_play={"seat": 0, "count": 1, "value": 132},
+        current_player=1,
+    )
+    block = find(game.move_choices(), value(130))
+    assert block.label == "answer at 130 to 139" and block.warn
+    assert (
+        block.note == "cheapest: P7+18 at 133, 18 chip points"
+    )  # not P11+11 at 132, which does not beat 132

@@ -83,6 +83,7 @@ def _values(table: Table, legal: list[int]) -> list[ChoiceGroup]:
     p = table.current
     hand = table.hands[p]
     k = _needed(table)
+    lowest = E.MIN_VALUE if table.last is None else table.last.value + 1
     plays: list[tuple[int, int, Choice]] = []  # (cost, value, choice)
     for action in legal:
         if E.VALUE <= action < E.HIGH:
@@ -92,7 +93,8 @@ def _values(table: Table, legal: list[int]) -> list[ChoiceGroup]:
             plays.append((way[0], value, _value_choice(table, action, value, way)))
         elif E.HIGH <= action < E.UNITS:
             low = E.block_low(action - E.HIGH)
-            ways = [(w, v) for v in range(low, low + E.BLOCK) if (w := cheapest(hand, k, v)) is not None]
+            above = max(low, lowest)  # an answer's block may begin at or below the value to beat
+            ways = [(w, v) for v in range(above, low + E.BLOCK) if (w := cheapest(hand, k, v)) is not None]
             way, value = min(ways, key=lambda wv: wv[0][0])
             plays.append((way[0], value, _block_choice(table, action, low, value, way)))
     plays.sort(key=lambda play: (play[0], play[1]))

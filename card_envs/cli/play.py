@@ -8,7 +8,8 @@ Each turn shows your view of the table and your moves in short numbered groups, 
 what it causes; type a number (a choice ending in ... opens the next step, b goes back; a
 choice marked ! asks you to confirm; ? explains the card codes, q quits). Knock and catch
 windows are decisions like any other: you are asked when one opens for you. --seed replays
-a deal (and the opponents' choices, if you play the same moves). A thin shell over card_envs.cli.console.play_against.
+a deal (and the opponents' choices, if you play the same moves). A thin shell over
+card_envs.cli.console.play_against.
 """
 
 from __future__ import annotations

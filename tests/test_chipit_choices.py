@@ -3,22 +3,14 @@ costly plays marked, passes explained, no step longer than a screen."""
 
 from __future__ import annotations
 
-from card_envs.core.choices import SCREEN, Choice, ChoiceGroup, leaf_actions
+from card_envs.core.choices import SCREEN, Choice, leaf_actions
 from card_envs.games.chipit import encoding as E
 from card_envs.games.chipit.cards import TYPE_OF_CODE
 from card_envs.games.chipit.choices import MANY_CHIPS, cheapest
 from tests.test_chipit_rules import FILLER, card, game_from, pass_, value
+from tests.test_choices import steps
 
 BURDEN = "they come back to you as held chips when your turn comes round"
-
-
-def steps(groups: list[ChoiceGroup] | tuple[ChoiceGroup, ...]):
-    """Every step a person can open, as the list of its choices (the first step first)."""
-    shown = [choice for group in groups for choice in group.choices]
-    yield shown
-    for choice in shown:
-        if choice.then:
-            yield from steps(choice.then)
 
 
 def find(groups, action: int) -> Choice:

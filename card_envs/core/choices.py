@@ -10,7 +10,7 @@ returns, so neither writes a rule of its own. Every leaf choice plays one legal 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -84,7 +84,9 @@ def leaf_actions(groups: list[ChoiceGroup]) -> list[int]:
 SCREEN = 18
 
 
-def paged(choices: list[Choice], label: Any, size: int = SCREEN) -> tuple[Choice, ...]:
+def paged(
+    choices: list[Choice], label: Callable[[Choice, Choice], str], size: int = SCREEN
+) -> tuple[Choice, ...]:
     """``choices`` as they are when they fit on a screen, else in runs of ``size`` behind
     inner choices (nested again if there are still too many), so no step is longer than a
     screen. ``label(first, last)`` names a run by its first and last leaf choice."""

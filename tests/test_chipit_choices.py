@@ -145,3 +145,9 @@ def test_a_block_of_an_answer_names_its_cheapest_value_above_the_one_to_beat():
     assert (
         block.note == "cheapest: P7+18 at 133, 18 chip points"
     )  # not P11+11 at 132, which does not beat 132
+
+
+def test_the_legend_explains_the_pass_and_what_ranks():
+    legend = game_from().legend()
+    assert "Or pass, giving 0, 1 or 2 of your held chip points back to the supply" in legend
+    assert "the others rank by cards in hand plus chip points (held and lying out), fewest first" in legend

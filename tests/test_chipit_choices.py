@@ -148,6 +148,6 @@ def test_a_block_of_an_answer_names_its_cheapest_value_above_the_one_to_beat():
 
 
 def test_the_legend_explains_the_pass_and_what_ranks():
-    legend = game_from().legend()
+    legend = game_from(hands=[["G2"], ["G3"], ["G4"]]).legend()
     assert "Or pass, giving 0, 1 or 2 of your held chip points back to the supply" in legend
     assert "the others rank by cards in hand plus chip points (held and lying out), fewest first" in legend

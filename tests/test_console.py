@@ -203,3 +203,75 @@ def test_render_seat_hides_the_other_hands():
     assert hands["> player_0 (7 cards)"].split(": ")[1] not in seen
     with pytest.raises(ValueError, match="seat"):
         aec_module("uno").env(render_seat=4)
+
+
+def _ask_once(game, answers: list[str]) -> tuple[int, list[str], list[str]]:
+    """One decision of a person at seat 0: the action chosen, what was written, the prompts."""
+    from card_envs.cli.console import HumanPlayer
+
+    read = scripted(answers, then=None)
+    lines: list[str] = []
+    action = HumanPlayer(game, game.current_player, read=read, write=lines.append).act(
+        game.observe(game.current_player), game.action_mask(), np.random.default_rng(0)
+    )
+    return action, lines, read.asked
+
+
+def test_a_play_built_in_parts_is_walked_step_by_step_with_back_and_a_confirmation():
+    from tests.test_chipit_rules import FILLER, game_from, value
+
+    game = game_from(hands=[["P11", "G2"], FILLER, FILLER], chips=[0, 3, 3])
+    top = [choice for group in game.move_choices() for choice in group.choices]
+    costly = len(top)  # the last choice opens the costly plays
+    assert top[-1].then and not top[0].then
+    # open the costly plays, go back, open them again, the first band, a marked value:
+    # no to the confirmation, then the same value again, yes
+    action, lines, asked = _ask_once(game, [str(costly), "b", str(costly), "1", "1", "n", "1", "y"])
+    band = top[-1].then[0].choices[0]
+    chosen = band.then[0].choices[0] if band.then else band
+    assert action == chosen.action and chosen.warn
+    assert any(prompt.startswith(f"{chosen.label} - {chosen.note}: play it? [y/N]") for prompt in asked)
+    assert f"your move [1-{len(top)}, ? codes, q quit]: " in asked
+    assert any(", b back, ? codes" in prompt for prompt in asked)
+    assert any(line.endswith(" ...") and "with 5 or more chip points" in line for line in lines)
+    assert f"    1! {chosen.label} - {chosen.note}" in lines
+    assert game.action_mask()[value(11)]  # the game itself did not move
+
+
+def test_a_forced_move_is_said_with_its_consequence():
+    from tests.test_chipit_rules import FILLER, game_from, value
+
+    game = game_from(hands=[["P11", "G2"], FILLER, FILLER], chips=[0, 3, 3])
+    game.step(value(1056))
+    game.step(game.legal_actions()[0])  # the last digit 6
+    action, lines, asked = _ask_once(game, [])
+    assert not asked and action == game.legal_actions()[0]
+    assert lines[-1] == (
+        "your only move: add P11+95 - 95 chip points from the supply to show 1056;"
+        " they come back to you as held chips when your turn comes round"
+    )
+
+
+def test_typing_one_out_of_habit_plays_and_calls_letzte():
+    from tests.test_uno_rules import game_from, play
+
+    game = game_from(
+        hands=[["B7", "B8"], ["G5"] * 2, ["G6"] * 2, ["G7"] * 2], discard_pile=["B5"], colour="B"
+    )
+    action, lines, _ = _ask_once(game, ["1"])
+    assert action == play("B7", call=True)
+    assert "  play without the call:" in lines
+
+
+def test_watch_a_seat_s_view_without_calling_it_you_and_the_opening_draw_two_is_the_first_move():
+    game = game_class("uno")(4)
+    lines: list[str] = []
+    watch(game, [make_policy("rule", "uno", 4)] * 4, seed=2, write=lines.append, seat=1)
+    text = "\n".join(lines)
+    assert "you)" not in text and "> player_1 (7 cards, watched): " in lines[0]
+    assert lines[0].endswith(
+        "Last move: the first card, R+2, made player_0 draw 2 and skipped it; player_1 starts"
+    )
+    lines.clear()
+    watch(game_class("tock")(2), [make_policy("rule", "tock", 2)] * 2, seed=3, write=lines.append, seat=0)
+    assert "player_0 (watched)" in lines[0] and "(you)" not in "\n".join(lines)

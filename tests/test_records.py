@@ -227,4 +227,6 @@ def test_evaluate_records_and_the_replay_command_prints_the_game(tmp_path):
         capture_output=True,
         text=True,
     )
-    assert failed.returncode == 1 and "line 3: the state after action" in failed.stderr
+    assert failed.returncode == 2 and "line 3: the state after action" in failed.stderr
+    assert failed.stderr.startswith("python -m card_envs.cli.replay: error: ")
+    assert len(failed.stderr.splitlines()) == 1 and "Traceback" not in failed.stderr

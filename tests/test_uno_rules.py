@@ -456,3 +456,22 @@ def test_the_pending_stack_kind_is_one_hot(top, kind):
     game = game_from(discard_pile=["R5", top], colour="R", phase="pending", pending_draw=4, hands=hands)
     v = game.observation_layout.view(game.observe(0))
     assert v["pending_kind"].tolist() == kind and v["pending_draw"].tolist() == [4]
+
+
+def test_a_last_card_sets_its_colour_before_the_round_ends():
+    """The final table shows the colour of the last card played (it was set after the round
+    ended, so the old colour stayed)."""
+    game = game_from(hands=[["R7"], ["G5"] * 2, ["G6"] * 2, ["G7"] * 2], discard_pile=["B7"], colour="B")
+    game.step(play("R7"))
+    assert game.is_over and game.state_dict()["colour"] == "R"
+    assert "top R7 | colour red" in game.render_text()
+    wild = game_from(hands=[["W"], ["G5"] * 2, ["G6"] * 2, ["G7"] * 2], discard_pile=["B7"], colour="B")
+    wild.step(play("W"))
+    assert wild.is_over and "top W | colour none (the round ended on a wild)" in wild.render_text()
+
+
+def test_the_opening_draw_two_is_the_first_last_move():
+    game = deal_with_first("R+2")
+    assert game.turn == 1
+    assert game.last_move() == "the first card, R+2, made player_0 draw 2 and skipped it; player_1 starts"
+    assert deal_with_first("R5").last_move() == ""

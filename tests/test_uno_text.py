@@ -41,11 +41,12 @@ def test_no_last_move_before_the_first_action():
     assert game.render_text().splitlines()[-1] == "Last move: none yet"
 
 
-def test_a_first_card_draw_two_is_part_of_the_deal_not_a_move():
+def test_a_first_card_draw_two_is_part_of_the_deal_not_a_move_but_the_last_move_line_says_it():
     game = UnoGame(2)
     game.reset(seed=0)
     game.deal([f"Y{rank}" for rank in range(1, 8) for _ in range(2)] + ["R+2", "B1", "B2", "B3"])
-    assert game.hand_sizes[0] == 9 and game.last_move() == ""
+    assert game.hand_sizes[0] == 9 and game.state_view().last is None
+    assert game.last_move() == "the first card, R+2, made player_0 draw 2 and skipped it; player_1 starts"
 
 
 PLAYS = [

@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from card_envs.core.choices import Choice, ChoiceGroup
 from card_envs.core.game import CardGame
 from card_envs.core.play import play_game
 from card_envs.core.policy import Policy
@@ -28,11 +29,15 @@ class PlayerQuitError(Exception):
 
 
 class HumanPlayer(Policy):
-    """Shows ``seat``'s view of the table and the legal moves, numbered, and asks for one.
+    """Shows ``seat``'s view of the table and the moves it may choose, and asks for one.
 
-    A forced move (the only legal one) is made without asking; bad answers
-    are asked again; ``?`` shows the card codes; ``q`` (or the end of input)
-    raises :class:`PlayerQuitError`.
+    The moves are the game's :meth:`~card_envs.core.game.CardGame.move_choices`: groups of
+    numbered choices, each with its consequence; an inner choice (marked ``...``) opens the
+    next step of a play built in parts, and ``b`` goes back a step; a choice marked ``!``
+    (a rule break, a costly play) is played only once confirmed. A forced move (the only
+    legal one) is made without asking, and said with its consequence; bad answers are asked
+    again; ``?`` shows the card codes; ``q`` (or the end of input) raises
+    :class:`PlayerQuitError`.
     """
 
     def __init__(
@@ -42,24 +47,52 @@ class HumanPlayer(Policy):
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
         game = self.game
-        legal = np.flatnonzero(action_mask).tolist()
         self.write("\n" + game.render_text(self.seat, color=self.color))
-        if len(legal) == 1:  # forced moves (a draw, a pass) are made for you, and said
-            self.write(f"your only move: {game.describe_action(legal[0])}")
-            return int(legal[0])
+        groups = game.move_choices()
+        leaves = [leaf for group in groups for leaf in group.leaves()]
+        if len(leaves) == 1:  # forced moves (a draw, a pass) are made for you, and said
+            self.write(f"your only move: {with_note(leaves[0])}")
+            return int(leaves[0].action)  # type: ignore[arg-type]  # a leaf has an action
         self.write(f"{game.player_name(self.seat)} (you), your decision ({game.phase}):")
-        for number, action in enumerate(legal, start=1):
-            self.write(f"  {number:>3}  {game.describe_action(action)}")
+        steps: list[tuple[ChoiceGroup, ...]] = [tuple(groups)]
         while True:
-            answer = self._ask(f"your move [1-{len(legal)}, ? codes, q quit]: ")
+            choices = self._show(steps[-1])
+            back = ", b back" if len(steps) > 1 else ""
+            answer = self._ask(f"your move [1-{len(choices)}{back}, ? codes, q quit]: ")
             if answer in ("q", "quit", "exit"):
                 raise PlayerQuitError
             if answer == "?":
                 self.write(game.legend() or "(this game has no card codes to explain)")
                 continue
-            if answer.isdigit() and 1 <= int(answer) <= len(legal):
-                return int(legal[int(answer) - 1])
-            self.write(f"{answer!r} is not a move: type a number from 1 to {len(legal)}")
+            if answer in ("b", "back") and len(steps) > 1:
+                steps.pop()
+                continue
+            if not (answer.isdigit() and 1 <= int(answer) <= len(choices)):
+                self.write(f"{answer!r} is not a move: type a number from 1 to {len(choices)}{back}")
+                continue
+            choice = choices[int(answer) - 1]
+            if choice.then:
+                steps.append(choice.then)
+            elif not choice.warn or self._confirm(choice):
+                return int(choice.action)  # type: ignore[arg-type]  # a leaf has an action
+
+    def _show(self, groups: tuple[ChoiceGroup, ...]) -> list[Choice]:
+        """Write the groups with their choices numbered on from 1; return the choices in that order."""
+        shown: list[Choice] = []
+        for group in groups:
+            if group.title:
+                self.write(f"  {group.title}:")
+            for choice in group.choices:
+                shown.append(choice)
+                mark = "!" if choice.warn else " "
+                more = " ..." if choice.then else ""
+                self.write(f"  {len(shown):>3}{mark} {with_note(choice)}{more}")
+        return shown
+
+    def _confirm(self, choice: Choice) -> bool:
+        """Ask before a marked choice; anything but yes goes back to the list."""
+        answer = self._ask(f"{with_note(choice)}: play it? [y/N] ")
+        return answer in ("y", "yes")
 
     def _ask(self, prompt: str) -> str:
         try:
@@ -69,6 +102,11 @@ class HumanPlayer(Policy):
 
     def __repr__(self) -> str:
         return "you"
+
+
+def with_note(choice: Choice) -> str:
+    """A choice's label and, after a dash, its consequence."""
+    return f"{choice.label} - {choice.note}" if choice.note else choice.label
 
 
 def ordinal(rank: int) -> str:
@@ -139,8 +177,16 @@ def watch(
     ``names``: how to call each agent (default: its repr)."""
     names = list(names or [repr(p) for p in policies])
 
+    def table(game: CardGame) -> str:
+        """The table as ``seat`` sees it; nobody watching is that seat, so it is not "you"."""
+        return (
+            game.render_text(seat, color=color)
+            .replace(" (you)", " (watched)")
+            .replace(", you)", ", watched)")
+        )
+
     def show(game: CardGame, mover: int) -> None:
-        write("\n" + game.render_text(seat, color=color))
+        write("\n" + table(game))
         if step is not None:
             try:
                 answer = step("[Enter: next move, q: quit] ")
@@ -152,7 +198,7 @@ def watch(
             time.sleep(pace)
 
     def deal(game: CardGame) -> None:
-        write(seating(game, names) + "\n\n" + game.render_text(seat, color=color))
+        write(seating(game, names) + "\n\n" + table(game))
 
     rng = np.random.default_rng(seed)
     outcome = play_game(game, policies, rng, on_deal=deal, on_move=show)

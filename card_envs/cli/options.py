@@ -31,7 +31,7 @@ TEXT_CHECKS: dict[str, tuple[str, str]] = {
     "--out": ("a folder that can be created and written, checked before any game", "{file}/below"),
     "--record": ("a folder that can be created and written, checked before any game", "{file}/below"),
     "--address": ("with --backend rllib only", "127.0.0.1:6379"),
-    "file": ("a record file that exists (a record that does not replay: exit 1)", "/nowhere.jsonl"),
+    "file": ("a record file that exists (a record that does not replay: exit 2, one line)", "/nowhere.jsonl"),
 }
 #: the checks named by the type functions of cli.args
 TYPE_CHECKS: dict[str, tuple[str, str]] = {

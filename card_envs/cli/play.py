@@ -4,10 +4,12 @@
     python -m card_envs.cli.play --game tock --players 3 --opponents rule,random
     python -m card_envs.cli.play --game chipit --opponents greedy:runs/chipit --seed 7
 
-Each turn shows your view of the table and your legal moves, numbered; type a number
-(? explains the card codes, q quits). Knock and catch windows are decisions like any other:
-you are asked when one opens for you. --seed replays a deal (and the opponents' choices, if
-you play the same moves). A thin shell over card_envs.cli.console.play_against.
+Each turn shows your view of the table and your moves in short numbered groups, each with
+what it causes; type a number (a choice ending in ... opens the next step, b goes back; a
+choice marked ! asks you to confirm; ? explains the card codes, q quits). Knock and catch
+windows are decisions like any other: you are asked when one opens for you. --seed replays
+a deal (and the opponents' choices, if you play the same moves). A thin shell over
+card_envs.cli.console.play_against.
 """
 
 from __future__ import annotations

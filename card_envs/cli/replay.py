@@ -1,8 +1,8 @@
 """Replay a game record move by move: python -m card_envs.cli.replay FILE [--table].
 
 The record is played again and every state checked against it (the library call:
-card_envs.replay(path)). Exit codes: 0 every state matched, 1 the record does not replay,
-2 a bad argument (no such file).
+card_envs.replay(path)). Exit codes, as for the other tools: 0 every state matched, 2 a bad
+argument (no such file) or a record that does not replay, said in one line.
 """
 
 from __future__ import annotations
@@ -65,9 +65,9 @@ def main(argv: list[str] | None = None) -> None:
         )
     try:
         print_replay(args.file, args.table, check_version=not args.any_version)
-    except RecordError as error:  # the record does not replay: a failed check, not a usage error
-        print(f"{parser.prog}: {error}", file=sys.stderr)
-        raise SystemExit(1) from None
+    except RecordError as error:  # the record does not replay: one line, exit 2 (cli/args.py's fail)
+        sys.stdout.flush()
+        fail(parser, str(error).splitlines()[0])
     except BrokenPipeError:  # e.g. piped into head
         raise SystemExit(0) from None
 

@@ -10,7 +10,7 @@ returns, so neither writes a rule of its own. Every leaf choice plays one legal 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,3 +78,23 @@ def plain_choices(legal: list[int], describe: Any, title: str = "moves") -> list
 def leaf_actions(groups: list[ChoiceGroup]) -> list[int]:
     """Every action the groups offer, in the order shown (tests check it is the legal set)."""
     return [leaf.action for group in groups for leaf in group.leaves() if leaf.action is not None]
+
+
+#: the most choices a step shows at once (a screen with the table above it)
+SCREEN = 18
+
+
+def paged(
+    choices: list[Choice], label: Callable[[Choice, Choice], str], size: int = SCREEN
+) -> tuple[Choice, ...]:
+    """``choices`` as they are when they fit on a screen, else in runs of ``size`` behind
+    inner choices (nested again if there are still too many), so no step is longer than a
+    screen. ``label(first, last)`` names a run by its first and last leaf choice."""
+    if len(choices) <= size:
+        return tuple(choices)
+    inner = []
+    for start in range(0, len(choices), size):
+        run = choices[start : start + size]
+        title = label(next(run[0].leaves()), list(run[-1].leaves())[-1])
+        inner.append(Choice(title, then=(ChoiceGroup(title, tuple(run)),)))
+    return paged(inner, label, size)

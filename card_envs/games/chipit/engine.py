@@ -25,13 +25,14 @@ from typing import Any
 import numpy as np
 
 from card_envs.core.checks import check_choice
+from card_envs.core.choices import ChoiceGroup
 from card_envs.core.game import CardGame
 from card_envs.core.ranking import ranks_after_finishers
 from card_envs.core.view import TableView
 from card_envs.core.worlds import SeatView
+from card_envs.games.chipit import choices, text, view, worlds
 from card_envs.games.chipit import encoding as E
 from card_envs.games.chipit import state as S
-from card_envs.games.chipit import text, view, worlds
 from card_envs.games.chipit.arith import (
     NUM_DIRECT,
     card_options,
@@ -106,6 +107,9 @@ class ChipItGame(CardGame):
             "chips_returned": float(tb.returned[player]),
             "finished": float(tb.is_finished[player]),
         }
+
+    def move_choices(self) -> list[ChoiceGroup]:
+        return choices.move_choices(self)
 
     def describe_action(self, action: int) -> str:
         return text.describe_action(self.table, action)

@@ -21,8 +21,11 @@ Card codes: G7 is a green 7, P7 a purple 7 (green 2..21 and purple 2..11, two of
 A green card is worth its number plus its chips (G7+2 = 9), a purple one its number times
 1 + its chips (P3+2 = 9). "(= 9)" is the common value the cards lying out show.
 An answer lays out as many cards as lie to beat, at a higher common value.
+Or pass, giving 0, 1 or 2 of your held chip points back to the supply: held chips count
+against you, so giving back 2 is usually best; a pass does not end your part in the round.
 Chips on cards come from the supply; when your turn comes round, your cards lying out are
-discarded and their chips go to your holding. You win with no cards and no chips."""
+discarded and their chips go to your holding. You win with no cards and no chips;
+the others rank by cards in hand plus chip points (held and lying out), fewest first."""
 
 
 # ----------------------------------------------------------------- pieces
@@ -178,6 +181,7 @@ def render(table: Table, seat: int | None = None, color: bool = False) -> str:
         lines.append(_building(table, b, color))
     if table.ranks is not None:
         lines.append(_final_ranks(table.ranks))
+        lines.append(_totals(table, table.ranks))
     lines.append(paint("Last move:", "bold", color) + " " + (last_move(table) or "none yet"))
     return "\n".join(lines)
 
@@ -186,6 +190,18 @@ def _final_ranks(ranks: list[int]) -> str:
     """``Final ranks: player_2 1st, player_0 2nd, ...``, best first (ties share a rank)."""
     ranked = sorted(range(len(ranks)), key=ranks.__getitem__)
     return "Final ranks: " + ", ".join(f"{name(p)} {ordinal(ranks[p])}" for p in ranked)
+
+
+def _totals(table: Table, ranks: list[int]) -> str:
+    """What ranks the players still in: hand cards plus chip points (held and lying out), fewest best."""
+    still_in = sorted(
+        (p for p in range(table.num_players) if not table.is_finished[p]), key=ranks.__getitem__
+    )
+    totals = []
+    for p in still_in:
+        chips = table.held[p] + table.display_chips(p)
+        totals.append(f"{name(p)} {table.hand_sizes[p]} + {chips} = {table.hand_sizes[p] + chips}")
+    return "Cards + chips (fewest ranks first): " + ", ".join(totals)
 
 
 def header(table: Table, color: bool) -> str:

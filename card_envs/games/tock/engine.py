@@ -24,11 +24,12 @@ from typing import Any
 import numpy as np
 
 from card_envs.core.checks import check_choice
+from card_envs.core.choices import ChoiceGroup
 from card_envs.core.game import CardGame
 from card_envs.core.view import TableView
 from card_envs.core.worlds import SeatView
+from card_envs.games.tock import choices, text, view, worlds
 from card_envs.games.tock import state as S
-from card_envs.games.tock import text, view, worlds
 from card_envs.games.tock.cards import MAX_ROWS, ROW_END, full_deck
 from card_envs.games.tock.encoding import (
     CENTRE,
@@ -370,6 +371,9 @@ class TockGame(CardGame):
         return self._obs.encode(self.table, player)
 
     # ----------------------------------------------------------------- text
+    def move_choices(self) -> list[ChoiceGroup]:
+        return choices.move_choices(self)
+
     def describe_action(self, action: int) -> str:
         return text.describe_action(self.table, int(action))
 

@@ -22,13 +22,14 @@ from typing import Any
 import numpy as np
 
 from card_envs.core.checks import check_choice, check_int
+from card_envs.core.choices import ChoiceGroup
 from card_envs.core.game import CardGame
 from card_envs.core.view import TableView
 from card_envs.core.worlds import SeatView
 from card_envs.games.uno import cards as C
+from card_envs.games.uno import choices, text, view, worlds
 from card_envs.games.uno import encoding as E
 from card_envs.games.uno import state as S
-from card_envs.games.uno import text, view, worlds
 from card_envs.games.uno.state import Challenge, LastMove, UnoState
 
 DEAL_SIZE = 7  # cards dealt to each player
@@ -180,6 +181,9 @@ class UnoGame(CardGame):
     def describe_action(self, action: int) -> str:
         return E.describe_action(action)
 
+    def move_choices(self) -> list[ChoiceGroup]:
+        return choices.move_choices(self)
+
     def last_move(self) -> str:
         return text.last_move(self)
 
@@ -317,6 +321,9 @@ class UnoGame(CardGame):
         self.discard.append(card)
         self.drawn = None
         self.pending += C.draw_amount(card)
+        wild = C.is_wild(card)
+        if not wild:  # set before a last card ends the round, so the final table shows its colour
+            self.colour = C.colour_of(card)
         if self.hand_sizes[player] == 0:
             self._end_round(player)
             return
@@ -326,10 +333,9 @@ class UnoGame(CardGame):
             self.skip_next = True
         elif rank == C.REVERSE:
             self.direction = -self.direction
-        if C.is_wild(card):
+        if wild:
             self._phase = "choose_colour"
             return
-        self.colour = C.colour_of(card)
         self._after_play()
 
     def _choose_colour(self, colour: int) -> None:

@@ -208,6 +208,8 @@ def _play(s, b, r, card, call, gen):
     s.discard_counts[b, card] += 1
     s.g[b, DRAWN] = -1
     s.g[b, STACK] += DRAW_AMOUNT[card]
+    if COLOUR_OF[card] >= 0:  # set before a last card ends the round (the engine's order)
+        s.g[b, COLOUR] = COLOUR_OF[card]
     if s.seat[b, player, SIZE] == 0:
         _end_round(s, b, r, player, gen)
         return
@@ -220,7 +222,6 @@ def _play(s, b, r, card, call, gen):
     if COLOUR_OF[card] < 0:  # a wild
         s.g[b, PHASE] = CHOOSE_COLOUR
         return
-    s.g[b, COLOUR] = COLOUR_OF[card]
     _after_play(s, b, r, gen)
 
 

@@ -59,7 +59,7 @@ def last_move(game: UnoGame, style: Style = PLAIN) -> str:
     s = game.state_view()
     m = s.last
     if m is None:
-        return ""
+        return _opening(game, s, style)
     draws = iter(m.draws)  # each part takes the draws it caused, in the order they happened
     a = m.action
     if a < E.CHOOSE_COLOUR:
@@ -77,6 +77,21 @@ def last_move(game: UnoGame, style: Style = PLAIN) -> str:
     else:
         parts = _passed(game, s, m, draws, style)
     return "; ".join(parts)
+
+
+def _opening(game: UnoGame, s: UnoState, style: Style) -> str:
+    """What the first card did before anyone moved (a Draw Two drawn, a Skip, a Reverse); "" if nothing."""
+    if len(s.discard) != 1 or C.is_wild(s.top):
+        return ""
+    first = f"the first card, {style.card(s.top)},"
+    rank = C.rank_of(s.top)
+    if rank == C.DRAW_TWO and s.phase != "pending":  # seat 0 had nothing to stack: drawn at deal time
+        return f"{first} made {name(0)} draw 2 and skipped it; {name(s.turn)} starts"
+    if rank == C.SKIP:
+        return f"{first} skipped {name(0)}; {name(s.turn)} starts"
+    if rank == C.REVERSE:
+        return f"{first} reversed the direction; {name(s.turn)} (the dealer) starts, {direction(s)}"
+    return ""
 
 
 def _played(game: UnoGame, s: UnoState, m: LastMove, draws: Draws, style: Style) -> list[str]:
@@ -184,7 +199,10 @@ def render(game: UnoGame, seat: int | None, color: bool) -> str:
 
 
 def _header(s: UnoState, style: Style) -> str:
-    colour = "not named yet" if s.colour is None else style.colour(s.colour)
+    if s.phase == "over" and C.is_wild(s.top):  # a last wild names no colour: the old one is moot
+        colour = "none (the round ended on a wild)"
+    else:
+        colour = "not named yet" if s.colour is None else style.colour(s.colour)
     stack = f"stack: {s.pending} to draw" if s.pending else "no stack"
     return (
         f"UNO, {s.num_players} players | top {style.card(s.top)} | colour {colour} | {direction(s)}"

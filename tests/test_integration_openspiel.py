@@ -161,6 +161,11 @@ def test_bad_parameters_get_errors_naming_them():
         openspiel_game("uno", 4, max_steps=0)
     with pytest.raises(ValueError, match="unknown game"):
         openspiel_game("bridge")
+    public = pyspiel.IIGObservationType(
+        public_info=True, perfect_recall=False, private_info=pyspiel.PrivateInfoType.NONE
+    )
+    with pytest.raises(ValueError, match=r"only a seat's own view.*got private_info=NONE"):
+        openspiel_game("uno", 4).make_py_observer(public)
 
 
 def test_registering_again_is_harmless():

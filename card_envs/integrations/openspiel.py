@@ -262,7 +262,8 @@ class SeatObserver:
         ):
             raise ValueError(
                 "only a seat's own view is provided (private_info=SINGLE_PLAYER, public_info=True);"
-                f" got {iig_obs_type}"
+                f" got private_info={iig_obs_type.private_info.name},"
+                f" public_info={iig_obs_type.public_info}"
             )
         self.tensor = np.zeros(game.new_engine().observation_size, np.float32)
         self.dict = {"observation": self.tensor}

@@ -73,6 +73,8 @@ def test_the_game_facts_are_the_engines(game):
     assert spiel_game.max_game_length() == cls.default_max_steps
     assert facts.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
     assert facts.utility == pyspiel.GameType.Utility.ZERO_SUM
+    assert spiel_game.observation_tensor_size() == cls().observation_size
+    assert spiel_game.information_state_tensor_size() == cls().observation_size
     engine = cls()
     engine.reset(7)
     state = spiel_game.deal(7)
@@ -83,6 +85,16 @@ def test_the_game_facts_are_the_engines(game):
         assert state.information_state_string(seat) == engine.render_text(seat)
     assert state.current_player() == engine.current_player
     assert state.legal_actions() == engine.legal_actions()
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_rng_seed_repeats_the_deals_of_a_fresh_game(game):
+    first, second = (openspiel_game(game, rng_seed=5) for _ in range(2))
+    seeds = [first.new_initial_state().seed for _ in range(3)]
+    assert [second.new_initial_state().seed for _ in range(3)] == seeds
+    assert len(set(seeds)) == 3
+    state = openspiel_game(game, rng_seed=5).new_initial_state()
+    assert str(state) == str(first.deal(seeds[0])), "a state is the deal of its seed"
 
 
 @pytest.mark.parametrize(("game", "players"), TABLES)

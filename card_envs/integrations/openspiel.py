@@ -132,9 +132,8 @@ class CardEnvsGame(pyspiel.Game):
         self.max_steps = check_int("max_steps", values["max_steps"], 1, 10**9)
         seed = check_int("rng_seed", values["rng_seed"], -1, SEED_BOUND - 1)
         self.rng = np.random.default_rng(None if seed == -1 else seed)
-        engine = self.new_engine()
         info = pyspiel.GameInfo(
-            num_distinct_actions=engine.num_actions,
+            num_distinct_actions=self.engine_class.num_actions,
             max_chance_outcomes=0,
             num_players=self.num_seats,
             min_utility=-1.0,

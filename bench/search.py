@@ -10,10 +10,11 @@ Parts (--part, repeatable; default all):
   more than one legal move); at each budget our search's simulations per second, seconds per
   decision, the tree's nodes and the peak memory of one decision (tracemalloc); and, where
   OpenSpiel is installed (extra ``openspiel``), OpenSpiel's ``ISMCTSBot`` on the same positions of
-  the same game wrapped for OpenSpiel (:mod:`card_envs.integrations.openspiel`), random rollouts
-  for both, so the ratio compares the searches and not the rollout players;
+  the same game wrapped for OpenSpiel (:mod:`card_envs.integrations.openspiel`), each with
+  rule-based and with random rollouts;
 * ``duel``: our search against OpenSpiel's ISMCTSBot head to head (2 seats each, 4 players,
-  seats rotated), at equal simulations and at equal time per move;
+  seats rotated), both rolling out with the rule-based players, at equal simulations and at
+  equal time per move (ours given the mean time ISMCTSBot took a move);
 * ``strength``: ``search:sims=B`` against three rule-based players at their default knobs, at each
   budget B, --games games (duplicate deals for UNO and Chip It, where they narrow the interval:
   docs/evaluation.md), and the same search seeing every hand (``perfect=true``) at the first
@@ -38,8 +39,9 @@ from soak import write_section
 from card_envs.agents.search import SearchPlayer, SearchSettings
 from card_envs.agents.specs import make_policy
 from card_envs.core.game import CardGame
-from card_envs.core.play import play_game
+from card_envs.core.play import play_game, play_out
 from card_envs.core.processes import exit_on_sigterm
+from card_envs.core.ranking import rank_rewards
 from card_envs.core.registry import game_spec, game_specs
 from card_envs.evaluation.tournament import TournamentResult, tournament
 
@@ -103,25 +105,103 @@ def speed_rows(games: list[str], budgets: list[int], count: int) -> list[str]:
                 seconds, peak = measure(ours, tables)
                 rate = f"{1 / seconds:.1f} | {budget / seconds:,.0f} | {np.mean(nodes):.0f}"
                 lines.append(f"| {game} | ours, rollout={rollout} | {budget} | {rate} | {peak:.1f} |")
-            openspiel = openspiel_speed(game, budget, tables[: max(2, count // 4)])
-            if openspiel is not None:
-                seconds, peak = openspiel
-                lines.append(
-                    f"| {game} | OpenSpiel ISMCTSBot, random rollouts | {budget} | {1 / seconds:.2f}"
-                    f" | {budget / seconds:,.0f} | | {peak:.1f} |"
-                )
-            print("\n".join(lines[-3 if openspiel else -2 :]), flush=True)
+                print(lines[-1], flush=True)
+            for rollout in ("rule", "random"):
+                timed = openspiel_speed(game, budget, tables[: max(2, count // 4)], rollout)
+                if timed is not None:
+                    seconds, peak = timed
+                    lines.append(
+                        f"| {game} | OpenSpiel ISMCTSBot, rollout={rollout} | {budget} | {1 / seconds:.2f}"
+                        f" | {budget / seconds:,.0f} | | {peak:.1f} |"
+                    )
+                    print(lines[-1], flush=True)
     return lines
 
 
-def openspiel_speed(game: str, budget: int, tables: list[CardGame]) -> tuple[float, float] | None:
-    """OpenSpiel's ISMCTSBot on the same positions, or None where OpenSpiel is not installed."""
+def openspiel():
+    """The OpenSpiel integration, or None where the extra is not installed."""
     try:
-        from card_envs.integrations import openspiel as ours_in_openspiel
+        from card_envs.integrations import openspiel as module
     except ImportError:
         return None
-    bot, state_of = ours_in_openspiel.ismcts_bot(game, PLAYERS, budget, seed=0), ours_in_openspiel.state_of
-    return measure(lambda g: bot.step(state_of(g)), tables)
+    return module
+
+
+def ismcts_bot(wrapped: object, budget: int, seed: int, rollout: str = "random") -> object:
+    """OpenSpiel's ISMCTSBot as its examples set it up (uct_c 2, returns in -1..1), rolling out
+    with random moves (OpenSpiel's own evaluator) or with our rule-based players in Python."""
+    from open_spiel.python.algorithms import ismcts, mcts
+
+    if rollout == "random":
+        evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
+    else:
+        evaluator = policy_rollouts(mcts.Evaluator, wrapped, rollout, seed)
+    return ismcts.ISMCTSBot(wrapped, evaluator, 2.0, budget, random_state=np.random.RandomState(seed + 1))
+
+
+def policy_rollouts(base: type, wrapped: object, spec: str, seed: int) -> object:
+    """An OpenSpiel evaluator that plays the position out with our ``spec`` players in every
+    seat, on a copy of the state's engine (the same rollout player our search uses)."""
+    engine_of = wrapped.state_at  # type: ignore[attr-defined]
+
+    class PolicyRollouts(base):  # type: ignore[misc, valid-type]
+        def __init__(self) -> None:
+            players = wrapped.num_players()  # type: ignore[attr-defined]
+            self.policies = [make_policy(spec, wrapped.engine_class.name, players) for _ in range(players)]  # type: ignore[attr-defined]
+            self.rng = np.random.default_rng(seed)
+
+        def evaluate(self, state: object) -> np.ndarray:
+            world = engine_of(state.engine).engine  # type: ignore[attr-defined]
+            played = play_out(world, self.policies, self.rng, state.max_steps - state.steps)  # type: ignore[attr-defined]
+            ranks = world.truncation_ranks() if played.truncated else world.final_ranks()
+            return np.asarray(rank_rewards(ranks))
+
+        def prior(self, state: object) -> list[tuple[int, float]]:
+            legal = state.legal_actions(state.current_player())  # type: ignore[attr-defined]
+            return [(action, 1.0 / len(legal)) for action in legal]
+
+    return PolicyRollouts()
+
+
+def openspiel_speed(
+    game: str, budget: int, tables: list[CardGame], rollout: str = "random"
+) -> tuple[float, float] | None:
+    """OpenSpiel's ISMCTSBot on the same positions, or None where OpenSpiel is not installed."""
+    module = openspiel()
+    if module is None:
+        return None
+    wrapped = module.openspiel_game(game, PLAYERS)
+    bot = ismcts_bot(wrapped, budget, seed=0, rollout=rollout)
+    return measure(lambda g: bot.step(wrapped.state_at(g)), tables)  # type: ignore[attr-defined]
+
+
+def duel(game: str, ours: SearchPlayer, budget: int, games: int, seed: int) -> tuple[float, float, float]:
+    """Our search in seats 0 and 2 (1 and 3 in every other game) against ISMCTSBot at ``budget``:
+    our mean rank reward with its 95% interval (a t interval over games: each game's two seats
+    averaged), from OpenSpiel's own game loop."""
+    module = openspiel()
+    assert module is not None
+    wrapped = module.openspiel_game(game, PLAYERS)
+    bot = ismcts_bot(wrapped, budget, seed, rollout="rule")
+    rng = np.random.default_rng(seed)
+    means = []
+    for i in range(games):
+        state = wrapped.deal(seed * 100_000 + i)
+        mine = {(i + k) % PLAYERS for k in (0, 2)}
+        while not state.is_terminal():
+            player = state.current_player()
+            legal = state.legal_actions()
+            if len(legal) == 1:
+                action = legal[0]
+            elif player in mine:
+                action = ours.act_in(state.engine, rng)
+            else:
+                action = bot.step(state)  # type: ignore[attr-defined]
+            state.apply_action(action)
+        returns = state.returns()
+        means.append(np.mean([returns[p] for p in mine]))
+    mean, half = float(np.mean(means)), 1.96 * float(np.std(means, ddof=1)) / np.sqrt(games)
+    return mean, max(-1.0, mean - half), min(1.0, mean + half)
 
 
 def strength(game: str, spec: str, games: int, seed: int, workers: int | None) -> TournamentResult:
@@ -153,22 +233,25 @@ def strength_rows(games: list[str], budgets: list[int], n_games: int, workers: i
     return lines
 
 
-def duel_rows(games: list[str], budget: int, n_games: int) -> list[str]:
-    try:
-        from card_envs.integrations import openspiel as ours_in_openspiel
-    except ImportError:
+def duel_rows(games: list[str], budget: int, n_games: int, positions_each: int) -> list[str]:
+    if openspiel() is None:
         return ["(OpenSpiel is not installed: `pip install -e .[openspiel]`; no duel)"]
     lines = [
-        "| game | budget | games | our mean reward (95% interval) | OpenSpiel ISMCTSBot's |",
-        "|---|---|---|---|---|",
+        f"| game | our search | games | our mean reward (95% interval) against ISMCTSBot at {budget} sims"
+        " (rule rollouts for both) |",
+        "|---|---|---|---|",
     ]
     for game in games:
-        for label, kind in ((f"{budget} sims each", "sims"), ("equal time a move", "time")):
-            ours, theirs = ours_in_openspiel.duel(game, PLAYERS, budget, n_games, equal=kind, seed=3)
-            lines.append(
-                f"| {game} | {label} | {n_games} | {ours.value:+.3f} ({ours.low:+.3f}..{ours.high:+.3f})"
-                f" | {theirs.value:+.3f} |"
-            )
+        tables = positions(game, positions_each, seed=1)
+        timed = openspiel_speed(game, budget, tables, rollout="rule")
+        assert timed is not None
+        ms = 1000.0 * timed[0]
+        for label, settings in (
+            (f"{budget} sims", SearchSettings(sims=budget)),
+            (f"{ms:.0f} ms a move (ISMCTSBot's time)", SearchSettings(sims=None, ms=ms)),
+        ):
+            value, low, high = duel(game, SearchPlayer(game, PLAYERS, settings), budget, n_games, seed=3)
+            lines.append(f"| {game} | {label} | {n_games} | {value:+.3f} ({low:+.3f}..{high:+.3f}) |")
             print(lines[-1], flush=True)
     return lines
 
@@ -206,7 +289,12 @@ def main(argv: list[str] | None = None) -> None:
     if "speed" in parts:
         sections += ["### Speed and memory", "", *speed_rows(games, budgets, args.positions), ""]
     if "duel" in parts:
-        sections += ["### Against OpenSpiel's ISMCTS", "", *duel_rows(games, budgets[0], args.duel_games), ""]
+        sections += [
+            "### Against OpenSpiel's ISMCTS",
+            "",
+            *duel_rows(games, budgets[0], args.duel_games, args.positions),
+            "",
+        ]
     if "strength" in parts:
         sections += [
             "### Against three rule-based players",

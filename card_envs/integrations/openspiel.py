@@ -159,6 +159,17 @@ class CardEnvsGame(pyspiel.Game):
         """The state dealt from ``seed``: the deal ``CardGame.reset(seed)`` makes."""
         return CardEnvsState(self, check_int("seed", seed, 0, SEED_BOUND - 1))
 
+    def state_at(self, engine: CardGame) -> CardEnvsState:
+        """A state holding a copy of ``engine``'s position (its history starts there), so that an
+        OpenSpiel bot can decide in a position our engines reached (bench/search.py)."""
+        if type(engine) is not self.engine_class or engine.num_players != self.num_seats:
+            raise ValueError(f"a {engine.num_players}-player {engine.name} position does not fit {self}")
+        state = self.deal(engine.seed)
+        state._held = HeldEngine(engine)
+        state = state.clone()  # the copy: the bot's moves must not touch the caller's engine
+        state.over = state.engine.is_over
+        return state
+
     def make_py_observer(
         self, iig_obs_type: pyspiel.IIGObservationType | None = None, params: dict[str, Any] | None = None
     ) -> SeatObserver:

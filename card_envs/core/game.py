@@ -309,6 +309,11 @@ class CardGame(ABC):
         deal the state was played from (:attr:`dealt_holding` of the game it
         was taken from; :meth:`card_envs.batched.BatchedGame.engine` passes it).
         """
+        self._load_checked(state, dealt_holding, views=True)
+
+    def _load_checked(self, state: dict[str, Any], dealt_holding: float | None, views: bool) -> None:
+        """:meth:`load_state_dict`; ``views=False`` skips drawing every seat's observation and the
+        text, for a sampled world: it only moves hidden cards of a state whose views were drawn."""
         self._check_header(state)
         if dealt_holding is not None:
             dealt_holding = check_float("dealt_holding", dealt_holding, 1.0, float(10**9))
@@ -319,7 +324,7 @@ class CardGame(ABC):
             self._started = True
             self._dealt_holding = self._mean_holding() if dealt_holding is None else dealt_holding
             self.check_consistency()
-            self._check_playable()
+            self._check_playable(views)
         except (KeyError, TypeError, ValueError, IndexError, AttributeError) as error:
             self.__dict__.clear()
             self.__dict__.update(backup)  # a bad state changes nothing
@@ -362,7 +367,7 @@ class CardGame(ABC):
         world = type(self).from_rules(self.num_players, **self.rules)
         for _ in range(SAMPLE_TRIES):
             try:
-                world.load_state_dict(view.fill(deal_unknown(view, rng)), dealt_holding=self._dealt_holding)
+                world._load_checked(view.fill(deal_unknown(view, rng)), self._dealt_holding, views=False)
             except ValueError:
                 continue
             world.seed = int(rng.integers(SEED_BOUND))
@@ -392,12 +397,14 @@ class CardGame(ABC):
         """
         return
 
-    def _check_playable(self) -> None:
+    def _check_playable(self, views: bool = True) -> None:
         """A loaded state must answer every query: a decider with a legal move, views for all seats."""
         if not self.is_over:
             check_int("current_player", self.current_player, 0, self.num_players - 1)
             if not self.action_mask().any():
                 raise ValueError(f"the loaded state leaves player {self.current_player} no legal action")
+        if not views:
+            return
         for seat in range(self.num_players):
             self.observe(seat)
         self.render_text()

@@ -350,10 +350,23 @@ function refreshSetup() {
   const watching = page.mode === "watch";
   $("#seat-label").hidden = watching;
   const opponents = $("#opponents");
+  const before = new Map([...opponents.querySelectorAll(".opponent")].map((row) =>
+    [row.querySelector("select").dataset.seat, [row.querySelector("select").value, row.querySelector("input").value]]));
   const seats = Array.from({ length: count }, (_, s) => s).filter((s) => watching || s !== chosen);
   const knobs = info.knobs.map((k) => `${k.name}=${k.default}`).join(", ");
   opponents.replaceChildren(el("legend", {}, watching ? "agents" : "opponents"), ...seats.map((s) => opponentRow(info, s, count)),
     el("p", { class: "hint" }, `rule-based knobs: ${knobs}`));
+  for (const row of opponents.querySelectorAll(".opponent")) {
+    // keep what was picked for a seat, when the same game offers it
+    const select = row.querySelector("select");
+    const [kept, custom] = before.get(select.dataset.seat) || [];
+    if (kept && [...select.options].some((option) => option.value === kept) && opponents.dataset.game === info.name) {
+      select.value = kept;
+      row.querySelector("input").value = custom;
+      row.querySelector("input").hidden = kept !== "custom";
+    }
+  }
+  opponents.dataset.game = info.name;
 }
 
 function setupGames() {

@@ -1,0 +1,193 @@
+"""The page in a real browser: a whole game of each game played by clicking, agents watched,
+a record stepped through both ways, a report read; screenshots of each table for the README.
+
+Headless Chromium from the system (Debian's ``chromium`` package), driven by Playwright
+(whose own browser download is not used). Marked ``browser``: ``pytest -m browser``
+(``.ci/run`` installs Chromium and runs them); skipped, saying why, where Chromium or
+Playwright is missing.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("starlette")
+uvicorn = pytest.importorskip("uvicorn")
+sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (the 'browser' extra)")
+
+from card_envs.web.app import WebConfig, make_app
+from tests.test_web import record_game
+
+pytestmark = pytest.mark.browser
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+IMAGES = Path(__file__).resolve().parents[1] / "docs" / "images"
+GAMES = ["uno", "tock", "chipit"]
+#: a safety bound on the clicks of one game (a game ends long before)
+MAX_CLICKS = 3000
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("web")
+    found = {kind: root / kind for kind in ("records", "reports")}
+    for folder in found.values():
+        folder.mkdir()
+    record_game(found["records"], "tock", seed=3)
+    report = found["reports"] / "uno-eval"
+    report.mkdir()
+    from PIL import Image
+
+    Image.new("RGB", (120, 40), (30, 120, 60)).save(report / "win_rates.png")
+    (report / "report.md").write_text(
+        "# Evaluation: uno, 4 players\n\n## rule vs random\n\n| agent | win rate |\n|---|---|\n"
+        "| rule | 0.61 |\n| random | 0.13 |\n\n- 400 games, seats rotated\n\n![win rates](win_rates.png)\n"
+    )
+    return found
+
+
+@pytest.fixture(scope="module")
+def server(folders) -> Iterator[str]:
+    """The app served by uvicorn on a free loopback port, in a thread of this process."""
+    port = free_port()
+    config = WebConfig(records=[str(folders["records"])], reports=[str(folders["reports"])])
+    served = uvicorn.Server(uvicorn.Config(make_app(config), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=served.run, daemon=True)
+    thread.start()
+    while not served.started:
+        if not thread.is_alive():
+            pytest.fail("the server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    served.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    if CHROMIUM is None:
+        pytest.skip("no system Chromium (apt-get install chromium); Playwright's own download is not used")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    tab.goto(f"{server}/?pace=0")
+    tab.wait_for_selector("body[data-ready='1']")
+    yield tab
+    context.close()
+    assert not errors, errors
+
+
+def wait_for_decision(page) -> str:
+    page.wait_for_selector("body[data-phase='yours'], body[data-phase='over']")
+    return page.get_attribute("body", "data-phase") or ""
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_whole_game_is_played_by_clicking_and_every_move_is_told(page, game):
+    rng = np.random.default_rng(1)
+    page.select_option("#game", game)
+    page.fill("#seed", "5")
+    page.click("#start")
+    clicks = shot = 0
+    while wait_for_decision(page) == "yours" and clicks < MAX_CLICKS:
+        buttons = page.locator("#choices button.choice")
+        count = buttons.count()
+        assert count > 0
+        button = buttons.nth(int(rng.integers(count)))
+        if "warn" in (button.get_attribute("class") or ""):
+            button.click()  # a rule break asks for a second click
+        button.click()
+        clicks += 1
+        if clicks == 8 and not shot:
+            page.locator("#board").screenshot(path=str(IMAGES / f"{game}.png"))
+            shot = 1
+    assert page.get_attribute("body", "data-phase") == "over", f"no end after {clicks} clicks"
+    assert page.locator("#result table.results tr").count() == 1 + {"uno": 4, "tock": 4, "chipit": 4}[game]
+    assert "you" in page.inner_text("#result")
+    log = page.locator("#log li")
+    moves = page.locator("#log li[data-player]")
+    assert moves.count() >= clicks and log.count() == moves.count() + 1  # the deal, then every move
+    assert all(text.strip() for text in moves.all_inner_texts())
+    if not shot:
+        page.locator("#board").screenshot(path=str(IMAGES / f"{game}.png"))
+
+
+def test_watching_agents_plays_them_to_the_end(page):
+    page.click("#modes button[data-mode='watch']")
+    page.select_option("#game", "chipit")
+    page.fill("#players", "3")
+    page.dispatch_event("#players", "change")
+    assert page.locator("#opponents .opponent").count() == 3
+    page.select_option("#opponents .opponent:nth-of-type(2) select", "random")
+    page.click("#start")
+    page.wait_for_selector("body[data-phase='over']")
+    assert "random" in page.inner_text("#result")
+    assert page.locator("#log li[data-player]").count() > 3
+
+
+def test_a_record_is_opened_and_stepped_forwards_and_backwards(page):
+    page.click("#modes button[data-mode='replay']")
+    page.click("#records button.record")
+    page.wait_for_selector("#replay-step")
+    total = int(page.inner_text("#replay-step").split(" of ")[1])
+    assert page.inner_text("#replay-step") == f"move 0 of {total}"
+    start = page.inner_text("#table")
+    for _ in range(3):
+        page.click("#replay-next")
+    assert page.inner_text("#replay-step") == f"move 3 of {total}"
+    third = page.inner_text("#table")
+    assert third != start
+    page.click("#replay-back")
+    assert page.inner_text("#replay-step") == f"move 2 of {total}"
+    page.click("#replay-next")
+    assert page.inner_text("#table") == third  # the same table again
+    page.click("#replay-first")
+    assert page.inner_text("#table") == start
+    page.locator("#board").screenshot(path=str(IMAGES / "replay.png"))
+    page.click("#replay-last")
+    assert page.inner_text("#replay-step") == f"move {total} of {total}"
+    assert page.locator("#result").is_visible()
+
+
+def test_a_report_shows_its_tables_and_plots(page):
+    page.click("#modes button[data-mode='report']")
+    page.click("#reports button.report")
+    page.wait_for_selector("#report-view table.md")
+    assert page.locator("#report-view table.md tr").count() == 3
+    assert "rule vs random" in page.inner_text("#report-view")
+    image = page.locator("#report-view img.plot")
+    image.wait_for()
+    assert page.evaluate("document.querySelector('#report-view img.plot').naturalWidth") == 120
+
+
+def test_a_refused_request_is_shown_and_leaves_the_page_working(page):
+    page.select_option("#opponents .opponent:nth-of-type(1) select", "custom")
+    page.fill("#opponents .opponent:nth-of-type(1) input", "wizard")
+    page.click("#start")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "unknown policy spec 'wizard'" in page.inner_text("#error")
+    page.select_option("#opponents .opponent:nth-of-type(1) select", "random")
+    page.click("#start")
+    assert wait_for_decision(page) in ("yours", "over")

@@ -21,10 +21,10 @@ import pytest
 
 pytest.importorskip("starlette")
 uvicorn = pytest.importorskip("uvicorn")
-sync_api = pytest.importorskip("playwright.sync_api", reason="the browser tests need playwright (the 'browser' extra)")
+sync_api = pytest.importorskip("playwright.sync_api", reason="needs playwright (the 'browser' extra)")
 
-from card_envs.web.app import WebConfig, make_app
-from tests.test_web import record_game
+from card_envs.web.app import WebConfig, make_app  # noqa: E402
+from tests.test_web import record_game  # noqa: E402
 
 pytestmark = pytest.mark.browser
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -64,7 +64,8 @@ def server(folders) -> Iterator[str]:
     """The app served by uvicorn on a free loopback port, in a thread of this process."""
     port = free_port()
     config = WebConfig(records=[str(folders["records"])], reports=[str(folders["reports"])])
-    served = uvicorn.Server(uvicorn.Config(make_app(config), host="127.0.0.1", port=port, log_level="warning"))
+    app = make_app(config)
+    served = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=served.run, daemon=True)
     thread.start()
     while not served.started:

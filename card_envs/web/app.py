@@ -192,6 +192,11 @@ class WebApp:
         self.sessions.remove(key)
         return JSONResponse({"closed": key})
 
+    async def health(self, request: Request) -> Response:
+        """How many games are live (idle ones dropped first): for a load test and a monitor."""
+        self.sessions.expire()
+        return JSONResponse({"games": len(self.sessions), "max_games": self.sessions.max_games})
+
     async def record_list(self, request: Request) -> Response:
         names = [self.records.name_of(path) for path in self.records.files("*.jsonl")]
         return JSONResponse({"records": names})
@@ -245,6 +250,7 @@ def make_app(config: WebConfig | None = None, sessions: Sessions | None = None) 
     routes = [
         Route("/", web.index),
         Route("/api/catalog", guarded(web.catalog)),
+        Route("/api/health", guarded(web.health)),
         Route("/api/games", guarded(web.create), methods=["POST"]),
         Route("/api/games/{key}", guarded(web.show), methods=["GET"]),
         Route("/api/games/{key}", guarded(web.close), methods=["DELETE"]),

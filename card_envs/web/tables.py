@@ -8,10 +8,30 @@ did, in words), the ranks and :meth:`CardGame.player_info` (points, chips) at th
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
 
 from card_envs.core.game import CardGame
+from card_envs.core.view import Card, TableView, Zone
+
+
+def card_json(card: Card) -> dict[str, Any]:
+    return {"label": card.label, "color": card.color, "face_down": card.face_down}
+
+
+def zone_json(zone: Zone) -> dict[str, Any]:
+    cards = [card_json(card) for card in zone.cards]
+    return {"title": zone.title, "cards": cards, "note": zone.note, "highlight": zone.highlight}
+
+
+def view_json(view: TableView) -> dict[str, Any]:
+    """The view as plain data (written out: ``dataclasses.asdict`` deep-copies every field,
+    and took most of a move's time)."""
+    return {
+        "header": view.header,
+        "centre": [zone_json(zone) for zone in view.centre],
+        "players": [zone_json(zone) for zone in view.players],
+        "footer": view.footer,
+    }
 
 
 def table_json(game: CardGame, seat: int | None, text: bool = False) -> dict[str, Any]:
@@ -19,7 +39,7 @@ def table_json(game: CardGame, seat: int | None, text: bool = False) -> dict[str
     that has no drawn view (``text``: always)."""
     view = game.table_view(seat)
     return {
-        "view": None if view is None else asdict(view),
+        "view": None if view is None else view_json(view),
         "text": game.render_text(seat) if text or view is None else None,
     }
 

@@ -89,6 +89,7 @@ class Client(threading.Thread):
 
     def run(self) -> None:
         with httpx.Client(timeout=30) as self.http:
+            self.pause()  # people do not all arrive in the same millisecond
             played = 0
             while time.monotonic() < self.deadline:
                 game = GAMES[(self.index + played) % len(GAMES)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import sys
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -115,6 +116,9 @@ class WebApp:
         key = (spec, game, players)
         if key not in self._models:
             self._models[key] = make_policy(spec, game, players)
+            # small networks, one decision at a time: torch's thread pool only makes every
+            # request wait on its threads (a move took seconds on a busy machine)
+            sys.modules["torch"].set_num_threads(1)
             while len(self._models) > MODEL_CACHE:
                 self._models.popitem(last=False)
         self._models.move_to_end(key)

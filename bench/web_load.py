@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -43,6 +44,12 @@ def rss_mb(pid: int) -> float:
         if line.startswith("VmRSS:"):
             return int(line.split()[1]) / 1024
     raise RuntimeError(f"no VmRSS for process {pid}")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time process ``pid`` has used (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def make_model_run(folder: Path) -> str:
@@ -165,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
             Client(10_000, base, eager, time.monotonic() + 3, warm).run()
             time.sleep(args.idle_seconds + 1)
             httpx.get(base + "/api/health")
-            before = rss_mb(server.pid)
+            before, cpu = rss_mb(server.pid), cpu_seconds(server.pid)
             stats = Stats()
             deadline = time.monotonic() + args.seconds
             clients = [Client(i, base, args, deadline, stats) for i in range(args.games)]
@@ -173,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
                 client.start()
             for client in clients:
                 client.join()
-            after = rss_mb(server.pid)
+            after, cpu = rss_mb(server.pid), cpu_seconds(server.pid) - cpu
             live = httpx.get(base + "/api/health").json()["games"]
             time.sleep(args.idle_seconds + 1)
             left = httpx.get(base + "/api/health").json()["games"]
@@ -181,15 +188,24 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             server.terminate()
             server.wait(timeout=30)
-    report(args, stats, before, after, freed, live, left)
+    report(args, stats, before, after, freed, live, left, cpu)
     return 1 if stats.errors or left else 0
 
 
 def report(
-    args: argparse.Namespace, stats: Stats, before: float, after: float, freed: float, live: int, left: int
+    args: argparse.Namespace,
+    stats: Stats,
+    before: float,
+    after: float,
+    freed: float,
+    live: int,
+    left: int,
+    cpu: float,
 ) -> None:
     total = sum(len(v) for v in stats.latency.values())
     print(f"{args.games} concurrent games for {args.seconds:.0f} s, think {args.think} s: {total} requests")
+    print(f"server CPU: {cpu:.1f} s, {1000 * cpu / max(total, 1):.2f} ms per request on average")
+    print(f"load average at the end (other processes included): {os.getloadavg()[0]:.1f}")
     print(f"{'request':<16} {'count':>7} {'p50 ms':>8} {'p95 ms':>8} {'max ms':>8}")
     for kind in sorted(stats.latency):
         ms = np.array(stats.latency[kind]) * 1000

@@ -506,3 +506,16 @@ def test_the_table_as_json_is_every_field_of_the_view():
         for seat in (None, 0):
             view = engine.table_view(seat)
             assert view is not None and view_json(view) == asdict(view)
+
+
+def test_every_static_file_is_package_data():
+    """A wheel carries the page: pyproject.toml's package data covers every static file."""
+    tomllib = pytest.importorskip("tomllib")  # Python 3.11+
+    root = Path(__file__).resolve().parents[1]
+    patterns = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    static = root / "card_envs" / "web" / "static"
+    covered = {
+        path for pattern in patterns["card_envs.web"] for path in (root / "card_envs" / "web").glob(pattern)
+    }
+    assert {path for path in static.iterdir() if path.is_file()} == covered
+    assert {"index.html", "app.js", "style.css"} <= {path.name for path in covered}

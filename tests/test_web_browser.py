@@ -166,6 +166,13 @@ def test_a_record_is_opened_and_stepped_forwards_and_backwards(page):
     assert page.inner_text("#table") == third  # the same table again
     page.click("#replay-first")
     assert page.inner_text("#table") == start
+    middle = total * 2 // 3
+    page.eval_on_selector(
+        "#replay-slider",
+        "(slider, at) => { slider.value = at; slider.dispatchEvent(new Event('input')); }",
+        middle,
+    )
+    assert page.inner_text("#replay-step") == f"move {middle} of {total}"
     page.locator("#board").screenshot(path=str(IMAGES / "replay.png"))
     page.click("#replay-last")
     assert page.inner_text("#replay-step") == f"move {total} of {total}"
@@ -192,3 +199,43 @@ def test_a_refused_request_is_shown_and_leaves_the_page_working(page):
     page.select_option("#opponents .opponent:nth-of-type(1) select", "random")
     page.click("#start")
     assert wait_for_decision(page) in ("yours", "over")
+
+
+def nested_choices(game) -> list:
+    """Every legal move one step down, behind an inner choice, and the first one marked as
+    a rule break: the parts of the choice tree no built-in game uses yet."""
+    from card_envs.core.choices import Choice, ChoiceGroup
+
+    legal = game.legal_actions()
+    leaves = tuple(
+        Choice(game.describe_action(a), action=a, warn=i == 0, note="a test" if i == 0 else "")
+        for i, a in enumerate(legal)
+    )
+    return [ChoiceGroup("steps", (Choice("pick a move", then=(ChoiceGroup("moves", leaves),)),))]
+
+
+def test_a_play_built_in_steps_is_chosen_step_by_step(page, monkeypatch):
+    """The page walks the engine's choice tree: an inner choice opens its next step, back
+    returns, and a warned move needs a second click."""
+    from tests.toy_game import ClimbGame
+
+    monkeypatch.setattr(ClimbGame, "move_choices", nested_choices)
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#game", "climb")
+    page.click("#start")
+    moves = 0
+    while wait_for_decision(page) == "yours" and moves < MAX_CLICKS:
+        page.click("#choices button.choice.inner")
+        assert page.locator("#choices button.back").is_visible()
+        if moves == 0:  # back, and in again
+            page.click("#choices button.back")
+            page.click("#choices button.choice.inner")
+        warned = page.locator("#choices button.choice.warn")
+        warned.click()
+        assert "click again to confirm" in warned.inner_text()
+        assert page.get_attribute("body", "data-phase") == "yours"  # nothing sent yet
+        warned.click()
+        moves += 1
+    assert page.get_attribute("body", "data-phase") == "over"
+    assert moves > 0 and page.locator("#log li[data-player='0']").count() == moves

@@ -10,6 +10,7 @@ they exist). A spec naming a path (``model:DIR``) must name one inside those fol
 
 from __future__ import annotations
 
+import functools
 import inspect
 from typing import Any
 
@@ -52,9 +53,27 @@ def rule_options(name: str) -> list[dict[str, Any]]:
     return rules
 
 
+#: specs offered as presets wherever :func:`check_spec` builds them (agents still to come)
+LATER_PRESETS = {"pretrained": "pretrained", "search": "search (ISMCTS)"}
+
+
+@functools.cache
+def later_presets(name: str, players: int) -> tuple[tuple[str, str], ...]:
+    """The :data:`LATER_PRESETS` this installation can build for the game (checked once)."""
+    found = []
+    for spec, label in LATER_PRESETS.items():
+        try:
+            check_spec(spec, name, players)
+        except (ValueError, ImportError):
+            continue
+        found.append((spec, label))
+    return tuple(found)
+
+
 def opponent_presets(name: str) -> list[dict[str, str]]:
     """Ready-made opponents: the rule-based agent (default knobs, then its knob mixes), the
-    heuristic player (each where the game has one) and the random one."""
+    heuristic player (each where the game has one), the search and pretrained agents where
+    they exist, and the random one."""
     presets = []
     if rule_knobs(name) is not None:
         presets.append({"spec": "rule", "label": "rule-based (default knobs)"})
@@ -67,6 +86,10 @@ def opponent_presets(name: str) -> list[dict[str, str]]:
         presets.append({"spec": "heuristic", "label": "heuristic"})
     except ValueError:
         pass
+    presets += [
+        {"spec": spec, "label": label}
+        for spec, label in later_presets(name, game_class(name).default_players)
+    ]
     return [*presets, {"spec": "random", "label": "random"}]
 
 

@@ -199,6 +199,7 @@ function settle(state) {
   drawTable(state.table, state.names);
   drawResult(state.result);
   drawChoices(state.your_turn ? state.choices : []);
+  if (state.your_turn) $("#choices").scrollIntoView({ block: "nearest" });
   $("#legend").textContent = state.legend;
   if (state.result) setStatus("game over");
   else if (state.your_turn) setStatus(`your turn (${state.phase})`);
@@ -414,10 +415,10 @@ async function openRecord(name) {
   const play = el("button", { id: "replay-play", onclick: () => replayPlay(play) }, "play");
   $("#controls").replaceChildren(
     el("div", { id: "status" }, `${data.game}, ${data.players} players, seed ${data.seed}: ${data.names.join(", ")}`),
-    el("button", { id: "replay-first", onclick: () => replayTo(0) }, "⏮"),
+    el("button", { id: "replay-first", onclick: () => replayTo(0) }, "|◀ first"),
     el("button", { id: "replay-back", onclick: go(-1) }, "◀ back"),
     el("button", { id: "replay-next", onclick: go(1) }, "next ▶"),
-    el("button", { id: "replay-last", onclick: () => replayTo(data.frames.length - 1) }, "⏭"),
+    el("button", { id: "replay-last", onclick: () => replayTo(data.frames.length - 1) }, "last ▶|"),
     play, slider, el("span", { id: "replay-step" }),
   );
   replayTo(0);

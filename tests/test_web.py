@@ -408,7 +408,11 @@ def test_a_server_without_folders_refuses_records_reports_and_runs(client):
 def test_reports_are_listed_and_their_files_served(served):
     client, _, _ = served
     (report,) = client.get("/api/reports").json()["reports"]
-    assert report == {"name": "0/uno-eval", "files": ["report.md", "win_rates.png"]}
+    assert report == {
+        "name": "0/uno-eval",
+        "label": "reports/uno-eval",
+        "files": ["report.md", "win_rates.png"],
+    }
     markdown = client.get("/api/reports/file", params={"path": "0/uno-eval/report.md"})
     assert markdown.status_code == 200 and markdown.text.startswith("# Evaluation: uno")
     plot = client.get("/api/reports/file", params={"path": "0/uno-eval/win_rates.png"})

@@ -115,11 +115,9 @@ def trained_runs(runs: Folders, name: str) -> list[dict[str, Any]]:
                 continue
             fits.append(players)
         if fits:
-            label = runs.name_of(model.parent)
+            name, label = runs.name_of(model.parent), runs.label_of(model.parent)
             for kind, how in (("greedy", "greedy"), ("model", "samples")):
-                found.append(
-                    {"spec": f"{kind}:{label}", "label": f"trained {label} ({how})", "players": fits}
-                )
+                found.append({"spec": f"{kind}:{name}", "label": f"trained {label} ({how})", "players": fits})
     return found
 
 

@@ -57,6 +57,11 @@ class Folders:
                 return str(index) if relative == "." else f"{index}/{relative}"
         raise OutsideFoldersError(f"{path} is outside the {self.kind} folders of this server")
 
+    def label_of(self, path: Path) -> str:
+        """How the page names ``path``: under its folder's own name (``runs/uno-4p``), not its number."""
+        index, _, rest = self.name_of(path).partition("/")
+        return "/".join(part for part in (self.roots[int(index)].name, rest) if part)
+
     def files(self, pattern: str, limit: int = 500) -> Iterator[Path]:
         """Files matching ``pattern`` under every root, sorted, at most ``limit`` of them."""
         count = 0

@@ -19,7 +19,11 @@ REPORT_FILES = {".md": "text/markdown", ".png": "image/png", ".json": "applicati
 def report_list(reports: Folders) -> list[dict[str, Any]]:
     """Every folder under the report folders that holds a ``report.md``."""
     return [
-        {"name": reports.name_of(path.parent), "files": report_files(path.parent)}
+        {
+            "name": reports.name_of(path.parent),
+            "label": reports.label_of(path.parent),
+            "files": report_files(path.parent),
+        }
         for path in reports.files("report.md", limit=200)
     ]
 

@@ -463,7 +463,7 @@ async function listReports() {
   const data = await api("GET", "/api/reports");
   $("#reports-hint").textContent = data.reports.length ? "Pick a report:" : "No report.md in the reports folders.";
   for (const report of data.reports) {
-    list.append(el("li", {}, el("button", { class: "report", "data-path": report.name, onclick: () => openReport(report.name) }, report.name)));
+    list.append(el("li", {}, el("button", { class: "report", "data-path": report.name, onclick: () => openReport(report.name) }, report.label)));
   }
 }
 
@@ -518,7 +518,7 @@ async function openReport(name) {
     const response = await fetch(fileUrl(name, "report.md"));
     if (!response.ok) throw new Error((await response.json()).error);
     const text = await response.text();
-    $("#report-view").replaceChildren(el("p", { class: "hint" }, name), ...renderMarkdown(text, name));
+    $("#report-view").replaceChildren(...renderMarkdown(text, name));
     $("#report-view").hidden = false;
   } catch (error) {
     showError(error.message);

@@ -136,6 +136,9 @@ def test_a_whole_game_is_played_by_clicking_and_every_move_is_told(page, game):
 
 
 def test_watching_agents_plays_them_to_the_end(page):
+    """At a pace (one move a request, 50 ms apart), as a person watches."""
+    page.eval_on_selector("#pace", "(pace) => { pace.value = 50; pace.dispatchEvent(new Event('input')); }")
+    assert page.inner_text("#pace-label") == "0.05 s"
     page.click("#modes button[data-mode='watch']")
     page.select_option("#game", "chipit")
     page.fill("#players", "3")

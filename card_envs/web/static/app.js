@@ -218,8 +218,12 @@ async function playMove(action) {
     if (await showFrames(data.frames, data.state.names, page.seat, run)) settle(data.state);
   } catch (error) {
     showError(error.message);
-    const data = await api("GET", `/api/games/${page.session.id}`);
-    settle(data.state);
+    try {
+      settle((await api("GET", `/api/games/${page.session.id}`)).state);
+    } catch {
+      setStatus("this game is gone (it expired): deal a new one"); // the error above says why
+      document.body.dataset.phase = "gone";
+    }
   }
 }
 

@@ -60,11 +60,14 @@ def folders(tmp_path_factory) -> dict[str, Path]:
 
 
 @pytest.fixture(scope="module")
-def server(folders) -> Iterator[str]:
+def app(folders):
+    return make_app(WebConfig(records=[str(folders["records"])], reports=[str(folders["reports"])]))
+
+
+@pytest.fixture(scope="module")
+def server(app) -> Iterator[str]:
     """The app served by uvicorn on a free loopback port, in a thread of this process."""
     port = free_port()
-    config = WebConfig(records=[str(folders["records"])], reports=[str(folders["reports"])])
-    app = make_app(config)
     served = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=served.run, daemon=True)
     thread.start()
@@ -242,3 +245,16 @@ def test_a_play_built_in_steps_is_chosen_step_by_step(page, monkeypatch):
         moves += 1
     assert page.get_attribute("body", "data-phase") == "over"
     assert moves > 0 and page.locator("#log li[data-player='0']").count() == moves
+
+
+def test_a_move_in_an_expired_game_says_so(page, app):
+    page.click("#start")
+    assert wait_for_decision(page) == "yours"
+    sessions = app.state.web.sessions
+    idle, sessions.idle_seconds = sessions.idle_seconds, -1.0  # every game counts as idle
+    assert sessions.expire() >= 1
+    sessions.idle_seconds = idle
+    page.locator("#choices button.choice").first.click()
+    page.wait_for_selector("body[data-phase='gone']")
+    assert "no live game" in page.inner_text("#error")
+    assert "expired" in page.inner_text("#status")

@@ -258,3 +258,28 @@ def test_a_move_in_an_expired_game_says_so(page, app):
     page.wait_for_selector("body[data-phase='gone']")
     assert "no live game" in page.inner_text("#error")
     assert "expired" in page.inner_text("#status")
+
+
+def test_a_card_of_the_hand_plays_the_one_move_that_names_it(page):
+    """UNO offers "play R5"-like moves: the hand's cards they name are clickable."""
+    page.select_option("#game", "uno")
+    page.fill("#seed", "5")
+    page.click("#start")
+    for _ in range(60):  # until a turn where one card is playable by exactly one move
+        assert wait_for_decision(page) == "yours"
+        playable = page.locator("#table .zone.turn .card.playable")
+        single = [
+            i for i in range(playable.count()) if " | " not in (playable.nth(i).get_attribute("title") or "")
+        ]
+        if single:
+            card = playable.nth(single[0])
+            code = card.inner_text()
+            before = page.locator("#log li[data-player='0']").count()
+            card.click()
+            wait_for_decision(page)
+            mine = page.locator("#log li[data-player='0']")
+            assert mine.count() == before + 1
+            assert code in mine.nth(before).inner_text()  # the move played that card
+            return
+        page.locator("#choices button.choice").last.click()  # draw, and look again
+    pytest.fail("no turn with a card to play in 60 moves")

@@ -146,6 +146,30 @@ function drawChoices(groups, path = []) {
         group.choices.map((choice) => choiceButton(choice, groups, path))),
     );
   }
+  markPlayable();
+}
+
+// A card of the person's hand is clickable where the moves shown name it: it presses the one
+// button whose label has the card's code as a word (or, several, points at them).
+const words = (text) => text.split(/[\s,;:()]+/).filter(Boolean);
+
+function markPlayable() {
+  if (page.seat === null || page.mode !== "play") return;
+  const zone = document.querySelectorAll("#table .players .zone")[page.seat];
+  if (!zone) return;
+  const buttons = [...document.querySelectorAll("#choices button.choice")];
+  for (const card of zone.querySelectorAll(".card:not(.back)")) {
+    const code = card.textContent;
+    const matching = buttons.filter((button) => words(button.querySelector(".label").textContent).includes(code));
+    card.classList.toggle("playable", matching.length > 0);
+    card.onclick = null; // the moves of an earlier step are gone
+    if (!matching.length) continue;
+    card.title = matching.map((button) => button.querySelector(".label").textContent).join(" | ");
+    card.onclick = () => {
+      if (matching.length === 1) matching[0].click();
+      else for (const button of buttons) button.classList.toggle("pointed", matching.includes(button));
+    };
+  }
 }
 
 function choiceButton(choice, groups, path) {

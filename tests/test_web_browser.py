@@ -125,7 +125,7 @@ def test_a_whole_game_is_played_by_clicking_and_every_move_is_told(page, game):
         button.click()
         clicks += 1
         if clicks == 8 and not shot:
-            page.locator("#board").screenshot(path=str(IMAGES / f"{game}.png"))
+            page.locator("#board").screenshot(path=str(IMAGES / f"web-{game}.png"))
             shot = 1
     assert page.get_attribute("body", "data-phase") == "over", f"no end after {clicks} clicks"
     assert page.locator("#result table.results tr").count() == 1 + {"uno": 4, "tock": 4, "chipit": 4}[game]
@@ -135,7 +135,7 @@ def test_a_whole_game_is_played_by_clicking_and_every_move_is_told(page, game):
     assert moves.count() >= clicks and log.count() == moves.count() + 1  # the deal, then every move
     assert all(text.strip() for text in moves.all_inner_texts())
     if not shot:
-        page.locator("#board").screenshot(path=str(IMAGES / f"{game}.png"))
+        page.locator("#board").screenshot(path=str(IMAGES / f"web-{game}.png"))
 
 
 def test_watching_agents_plays_them_to_the_end(page):
@@ -179,7 +179,7 @@ def test_a_record_is_opened_and_stepped_forwards_and_backwards(page):
         middle,
     )
     assert page.inner_text("#replay-step") == f"move {middle} of {total}"
-    page.locator("#board").screenshot(path=str(IMAGES / "replay.png"))
+    page.locator("#board").screenshot(path=str(IMAGES / "web-replay.png"))
     page.click("#replay-last")
     assert page.inner_text("#replay-step") == f"move {total} of {total}"
     assert page.locator("#result").is_visible()

@@ -34,6 +34,8 @@ from typing import Any
 import httpx
 import numpy as np
 
+from card_envs.web.tables import offered_actions
+
 ROOT = Path(__file__).resolve().parents[1]
 GAMES = ["uno", "tock", "chipit"]
 
@@ -64,14 +66,6 @@ def make_model_run(folder: Path) -> str:
     model.save(folder / "uno4" / "model.zip")
     (folder / "uno4" / "settings.json").write_text(json.dumps({"game": "uno", "num_players": 4}))
     return "uno4"
-
-
-def leaves(groups: list[dict[str, Any]]) -> list[int]:
-    found = []
-    for group in groups:
-        for choice in group["choices"]:
-            found += [choice["action"]] if "action" in choice else leaves(choice["then"])
-    return found
 
 
 class Client(threading.Thread):
@@ -107,7 +101,7 @@ class Client(threading.Thread):
                 played += 1
                 while data and data["state"]["result"] is None and time.monotonic() < self.deadline:
                     self.pause()
-                    action = int(self.rng.choice(leaves(data["state"]["choices"])))
+                    action = int(self.rng.choice(offered_actions(data["state"]["choices"])))
                     path = f"/api/games/{data['id']}/move"
                     data = self.timed(f"move ({kind})", "POST", path, {"action": action})
                 if data and self.rng.random() < 0.9:

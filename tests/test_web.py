@@ -27,6 +27,7 @@ from card_envs.core.registry import game_class
 from card_envs.records.record import GameRecorder
 from card_envs.web.app import WebConfig, make_app
 from card_envs.web.sessions import MAX_ADVANCE, Sessions
+from card_envs.web.tables import offered_actions
 
 GAMES = ["uno", "tock", "chipit"]
 #: a reference that would load something from another host (a CDN, a web font)
@@ -53,17 +54,8 @@ def client() -> TestClient:
     return client_for()
 
 
-def leaves(groups: list[dict[str, Any]]) -> list[int]:
-    """Every action the choice tree offers, at any depth."""
-    found = []
-    for group in groups:
-        for choice in group["choices"]:
-            found += [choice["action"]] if "action" in choice else leaves(choice["then"])
-    return found
-
-
 def first_leaf(groups: list[dict[str, Any]]) -> int:
-    return leaves(groups)[0]
+    return offered_actions(groups)[0]
 
 
 def create(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -124,7 +116,7 @@ def test_a_whole_game_is_played_through_the_api_with_exactly_the_legal_moves(cli
 
     def pick(groups):
         nonlocal engine_checks
-        offered = leaves(groups)
+        offered = offered_actions(groups)
         assert len(offered) == len(set(offered))
         engine_checks += 1
         return int(rng.choice(offered))
@@ -147,7 +139,7 @@ def test_the_offered_moves_are_the_engine_legal_actions(client, game):
         state = data["state"]
         if state["result"] is not None:
             break
-        assert sorted(leaves(state["choices"])) == session.game.legal_actions()
+        assert sorted(offered_actions(state["choices"])) == session.game.legal_actions()
         assert client.get(f"/api/games/{data['id']}").json()["state"] == state
         move = {"action": first_leaf(state["choices"])}
         data = client.post(f"/api/games/{data['id']}/move", json=move).json()
@@ -249,7 +241,7 @@ def test_a_body_over_the_size_cap_is_refused_before_it_is_read():
 def test_an_illegal_or_malformed_move_changes_nothing(client):
     data = create(client, game="uno", seed=4)
     key, before = data["id"], data["state"]
-    legal = leaves(before["choices"])
+    legal = offered_actions(before["choices"])
     illegal = next(a for a in range(game_class("uno").num_actions) if a not in legal)
     for action, status, message in [
         (illegal, 422, "legal:"),

@@ -75,3 +75,13 @@ def frame_json(game: CardGame, seat: int | None, step: int, mover: int | None) -
         "current": None if game.is_over else game.current_player,
         "phase": game.phase,
     }
+
+
+def offered_actions(groups: list[dict[str, Any]]) -> list[int]:
+    """Every action a choice tree in its JSON form offers, at any depth: what a client may
+    post as a move (the tests and the load test pick from it)."""
+    found: list[int] = []
+    for group in groups:
+        for choice in group["choices"]:
+            found += [choice["action"]] if "action" in choice else offered_actions(choice["then"])
+    return found

@@ -407,20 +407,30 @@ function setupGames() {
   refreshSetup();
 }
 
-// ------------------------------------------------------------------ replay
-async function listRecords() {
-  const list = $("#records");
+// ------------------------------------------------------------------ folder listings
+// The records or the reports of the server's folders, each a button that opens it.
+async function listFolder(kind, { noFolders, none, pick, open }) {
+  const list = $(`#${kind}s`);
   list.replaceChildren();
-  if (!page.catalog.records) {
-    $("#records-hint").textContent = "Start the server with --records DIR (a folder from evaluate.py --record DIR) to replay games.";
+  if (!page.catalog[`${kind}s`]) {
+    $(`#${kind}s-hint`).textContent = noFolders;
     return;
   }
-  const data = await api("GET", "/api/records");
-  $("#records-hint").textContent = data.records.length ? "Pick a record:" : "No .jsonl records in the records folders.";
-  for (const name of data.records) {
-    list.append(el("li", {}, el("button", { class: "record", "data-path": name, onclick: () => openRecord(name) }, name)));
+  const items = (await api("GET", `/api/${kind}s`))[`${kind}s`];
+  $(`#${kind}s-hint`).textContent = items.length ? pick : none;
+  for (const item of items) {
+    const [name, label] = typeof item === "string" ? [item, item] : [item.name, item.label];
+    list.append(el("li", {}, el("button", { class: kind, "data-path": name, onclick: () => open(name) }, label)));
   }
 }
+
+// ------------------------------------------------------------------ replay
+const listRecords = () => listFolder("record", {
+  noFolders: "Start the server with --records DIR (a folder from evaluate.py --record DIR) to replay games.",
+  none: "No .jsonl records in the records folders.",
+  pick: "Pick a record:",
+  open: openRecord,
+});
 
 async function openRecord(name) {
   showError("");
@@ -481,19 +491,12 @@ async function replayPlay(button) {
 }
 
 // ------------------------------------------------------------------ reports
-async function listReports() {
-  const list = $("#reports");
-  list.replaceChildren();
-  if (!page.catalog.reports) {
-    $("#reports-hint").textContent = "Start the server with --reports DIR (evaluate.py --out DIR writes one) to read reports.";
-    return;
-  }
-  const data = await api("GET", "/api/reports");
-  $("#reports-hint").textContent = data.reports.length ? "Pick a report:" : "No report.md in the reports folders.";
-  for (const report of data.reports) {
-    list.append(el("li", {}, el("button", { class: "report", "data-path": report.name, onclick: () => openReport(report.name) }, report.label)));
-  }
-}
+const listReports = () => listFolder("report", {
+  noFolders: "Start the server with --reports DIR (evaluate.py --out DIR writes one) to read reports.",
+  none: "No report.md in the reports folders.",
+  pick: "Pick a report:",
+  open: openReport,
+});
 
 const fileUrl = (folder, file) => `/api/reports/file?path=${encodeURIComponent(`${folder}/${file}`)}`;
 

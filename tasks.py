@@ -5,6 +5,7 @@
     python3 tasks.py play [play options]        # play a game yourself (python -m card_envs.cli.play)
     python3 tasks.py watch [watch options]      # watch agents play (python -m card_envs.cli.watch)
     python3 tasks.py replay FILE                # replay a recorded game (python -m card_envs.cli.replay)
+    python3 tasks.py web [web options]          # play, watch, replay in a browser (python -m card_envs.web)
     python3 tasks.py test [pytest options]      # lint, then the fast test suite (-m slow: the long ones)
     python3 tasks.py bench [bench options]      # speed benchmarks
     python3 tasks.py lint                       # ruff check, ruff format --check, mypy
@@ -61,6 +62,7 @@ TASKS = {
     "play": [PYTHON, "-m", "card_envs.cli.play"],
     "watch": [PYTHON, "-m", "card_envs.cli.watch"],
     "replay": [PYTHON, "-m", "card_envs.cli.replay"],
+    "web": [PYTHON, "-m", "card_envs.web"],
     "test": [PYTHON, "-m", "pytest", "-n", "auto", "-q"],
     "bench": [PYTHON, "bench/throughput.py"],
     "lint": [],  # LINTERS only

@@ -183,7 +183,7 @@ def test_require_names_the_extra_and_the_missing_module(monkeypatch):
 
 
 def test_require_rejects_an_unknown_extra():
-    with pytest.raises(ValueError, match="unknown extra 'trian'; the extras are eval, report, train"):
+    with pytest.raises(ValueError, match="unknown extra 'trian'; the extras are eval, report, train, web"):
         require("trian", "train.py")
 
 

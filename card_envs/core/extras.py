@@ -4,7 +4,8 @@ The engines, batched engines, records and envs need only the core dependencies (
 gymnasium, pettingzoo, numba, pillow, wrapt). The layers above them need more: the
 evaluation layer scipy and openskill (``eval``), training and trained-model opponents
 torch and SB3 (``train``, which includes ``eval``), the report's plots matplotlib
-(``report``). ``pyproject.toml`` lists the same extras (tests/test_dependencies.py).
+(``report``), the web page starlette and uvicorn (``web``). ``pyproject.toml`` lists the
+same extras (tests/test_dependencies.py).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ EXTRAS: dict[str, tuple[str, ...]] = {
     "eval": ("scipy", "openskill"),
     "train": ("torch", "stable_baselines3", "sb3_contrib", "scipy", "openskill"),
     "report": ("matplotlib",),
+    "web": ("starlette", "uvicorn"),
 }
 
 

@@ -1,0 +1,271 @@
+"""The server: a Starlette app whose routes deal, play, watch, replay and report; JSON over HTTP.
+
+Every route answers JSON. A bad request gets a 4xx whose ``error`` says what was wrong and
+what is allowed, and changes no game: 400 a malformed body or a bad field (unknown game,
+bad rule, bad opponent), 403 a path outside the server's folders, 404 an unknown game id,
+record or route, 409 a move that does not fit the table now, 413 a body over the size cap,
+422 an illegal action (the message names the legal ones), 429 the cap on live games.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sys
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from card_envs.agents.specs import make_policy, spec_label
+from card_envs.core.game import IllegalActionError
+from card_envs.core.policy import Policy
+from card_envs.records.record import RecordError
+from card_envs.web.catalog import PATH_KINDS, BadRequestError, catalog, check_opponent, new_table
+from card_envs.web.folders import Folders, OutsideFoldersError
+from card_envs.web.replays import record_frames
+from card_envs.web.reports import REPORT_FILES, report_list
+from card_envs.web.sessions import NotYourTurnError, Session, Sessions, TooManyGamesError, UnknownGameError
+
+STATIC = Path(__file__).parent / "static"
+#: trained models kept loaded, so that a new game against one does not load it again
+MODEL_CACHE = 8
+
+
+class BodyTooLargeError(ValueError):
+    """A request body over :attr:`WebConfig.max_body` bytes: 413."""
+
+
+@dataclass
+class WebConfig:
+    """What one server may read and how much it keeps."""
+
+    records: list[str] = field(default_factory=list)
+    reports: list[str] = field(default_factory=list)
+    runs: list[str] = field(default_factory=list)
+    max_games: int = 200
+    idle_seconds: float = 1800.0
+    max_body: int = 16_384
+
+
+#: exception type -> HTTP status; the message of the exception is the error shown
+STATUS: list[tuple[type[Exception], int]] = [
+    (BodyTooLargeError, 413),
+    (TooManyGamesError, 429),
+    (UnknownGameError, 404),
+    (OutsideFoldersError, 403),
+    (IllegalActionError, 422),
+    (NotYourTurnError, 409),
+    (RecordError, 400),
+    (BadRequestError, 400),
+    (ModuleNotFoundError, 400),  # an opponent needing a missing extra (MissingExtraError)
+    (ValueError, 400),
+]
+
+
+def error_response(error: Exception) -> JSONResponse:
+    for kind, status in STATUS:
+        if isinstance(error, kind):
+            message = error.args[0] if isinstance(error, KeyError) and error.args else str(error)
+            return JSONResponse({"error": message}, status_code=status)
+    return JSONResponse({"error": f"internal error: {type(error).__name__}: {error}"}, status_code=500)
+
+
+async def read_json(request: Request, limit: int) -> dict[str, Any]:
+    """The request's JSON object, read at most ``limit`` bytes far (:class:`BodyTooLargeError` beyond)."""
+    length = request.headers.get("content-length")
+    if length is not None and length.isdigit() and int(length) > limit:
+        raise BodyTooLargeError(f"the request body has {length} bytes; at most {limit} are accepted")
+    body = b""
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise BodyTooLargeError(f"the request body is over {limit} bytes, the most accepted")
+    try:
+        data = json.loads(body or b"{}")
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise BadRequestError(f"the request body is not JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise BadRequestError(f"the request body must be a JSON object, got {type(data).__name__}")
+    return data
+
+
+class WebApp:
+    """The routes over one :class:`Sessions` and the server's folders."""
+
+    def __init__(self, config: WebConfig, sessions: Sessions | None = None) -> None:
+        self.config = config
+        self.sessions = sessions if sessions is not None else Sessions(config.max_games, config.idle_seconds)
+        self.records = Folders.of("records", config.records)
+        self.reports = Folders.of("reports", config.reports)
+        self.runs = Folders.of("runs", config.runs)
+        self._models: OrderedDict[tuple[str, str, int], Policy] = OrderedDict()
+
+    def policy(self, spec: str, game: str, players: int) -> Policy:
+        """The policy of a checked spec; a trained model is loaded once and kept."""
+        if spec.partition(":")[0] not in PATH_KINDS:
+            return make_policy(spec, game, players)
+        key = (spec, game, players)
+        if key not in self._models:
+            self._models[key] = make_policy(spec, game, players)
+            # small networks, one decision at a time: torch's thread pool only makes every
+            # request wait on its threads (a move took seconds on a busy machine)
+            sys.modules["torch"].set_num_threads(1)
+            while len(self._models) > MODEL_CACHE:
+                self._models.popitem(last=False)
+        self._models.move_to_end(key)
+        return self._models[key]
+
+    # ------------------------------------------------------------------ routes
+    async def catalog(self, request: Request) -> Response:
+        return JSONResponse(
+            {
+                **catalog(self.runs),
+                "records": bool(self.records.roots),
+                "reports": bool(self.reports.roots),
+            }
+        )
+
+    async def create(self, request: Request) -> Response:
+        data = await read_json(request, self.config.max_body)
+        unknown = sorted(set(data) - {"game", "players", "rules", "seat", "opponents", "seed"})
+        if unknown:
+            known = "game, players, rules, seat, opponents, seed"
+            raise BadRequestError(f"unknown field(s) {unknown}; known: {known}")
+        game = new_table(data.get("game"), data.get("players"), data.get("rules"))
+        n = game.num_players
+        seat = data.get("seat", 0)
+        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
+            raise BadRequestError(f"seat must be a seat 0..{n - 1} (or null to watch agents), got {seat!r}")
+        agents = n if seat is None else n - 1
+        specs = data.get("opponents", "rule")
+        if isinstance(specs, str):
+            specs = [specs] * agents
+        if not isinstance(specs, list) or len(specs) != agents:
+            raise BadRequestError(
+                f"opponents must be one spec or a list of {agents} (one per agent's seat), got {specs!r}"
+            )
+        specs = [check_opponent(spec, game, self.runs) for spec in specs]
+        seed = data.get("seed")
+        if seed is None:
+            seed = secrets.randbelow(2**31)
+        if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
+            raise BadRequestError(f"seed must be an int 0..2**63-1 (or null for a fresh deal), got {seed!r}")
+        agent_policies = iter([self.policy(spec, game.name, n) for spec in specs])
+        labels = iter([spec_label(spec) for spec in specs])
+        policies = [None if s == seat else next(agent_policies) for s in range(n)]
+        names = ["you" if s == seat else next(labels) for s in range(n)]
+        key, session = self.sessions.add(game, seat, policies, names, seed)
+        return self.answer(session, session.start(), key, status=201)
+
+    def answer(self, session: Session, frames: list[dict[str, Any]], key: str, status: int = 200) -> Response:
+        return JSONResponse({"id": key, "frames": frames, "state": session.state()}, status_code=status)
+
+    async def show(self, request: Request) -> Response:
+        key = request.path_params["key"]
+        return JSONResponse({"id": key, "state": self.sessions.get(key).state()})
+
+    async def move(self, request: Request) -> Response:
+        key = request.path_params["key"]
+        session = self.sessions.get(key)
+        data = await read_json(request, self.config.max_body)
+        if "action" not in data:
+            raise BadRequestError('a move needs an action: {"action": N}, N one of the legal actions')
+        with session.lock:
+            frames = session.move(data["action"])
+        return self.answer(session, frames, key)
+
+    async def advance(self, request: Request) -> Response:
+        key = request.path_params["key"]
+        session = self.sessions.get(key)
+        data = await read_json(request, self.config.max_body)
+        with session.lock:
+            frames = session.advance(data.get("steps", 1))
+        return self.answer(session, frames, key)
+
+    async def close(self, request: Request) -> Response:
+        key = request.path_params["key"]
+        self.sessions.remove(key)
+        return JSONResponse({"closed": key})
+
+    async def health(self, request: Request) -> Response:
+        """How many games are live (idle ones dropped first): for a load test and a monitor."""
+        self.sessions.expire()
+        return JSONResponse({"games": len(self.sessions), "max_games": self.sessions.max_games})
+
+    async def record_list(self, request: Request) -> Response:
+        names = [self.records.name_of(path) for path in self.records.files("*.jsonl")]
+        return JSONResponse({"records": names})
+
+    async def record_open(self, request: Request) -> Response:
+        path = self.records.resolve(request.query_params.get("path", ""))
+        if not path.is_file():
+            raise UnknownGameError(f"no record {request.query_params.get('path')!r} in the records folders")
+        return JSONResponse({"path": self.records.name_of(path), **record_frames(path)})
+
+    async def report_list(self, request: Request) -> Response:
+        return JSONResponse({"reports": report_list(self.reports)})
+
+    async def report_file(self, request: Request) -> Response:
+        name = request.query_params.get("path", "")
+        path = self.reports.resolve(name)
+        if path.suffix not in REPORT_FILES:
+            raise BadRequestError(
+                f"only {', '.join(REPORT_FILES)} files of a report are served, not {name!r}"
+            )
+        if not path.is_file():
+            raise UnknownGameError(f"no report file {name!r} in the reports folders")
+        return FileResponse(path, media_type=REPORT_FILES[path.suffix])
+
+    async def index(self, request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", media_type="text/html")
+
+
+def guarded(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+    """The route, with every refused request (and any failure) answered as JSON."""
+
+    async def route(request: Request) -> Response:
+        try:
+            return await handler(request)
+        except Exception as error:
+            return error_response(error)
+
+    return route
+
+
+async def http_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
+    detail = "no such route" if error.status_code == 404 else error.detail
+    message = f"{request.method} {request.url.path}: {detail}"
+    return JSONResponse({"error": message}, status_code=error.status_code)
+
+
+def make_app(config: WebConfig | None = None, sessions: Sessions | None = None) -> Starlette:
+    """The ASGI app of one server (``sessions``: to hand it a clock, in tests)."""
+    web = WebApp(config or WebConfig(), sessions)
+    routes = [
+        Route("/", web.index),
+        Route("/api/catalog", guarded(web.catalog)),
+        Route("/api/health", guarded(web.health)),
+        Route("/api/games", guarded(web.create), methods=["POST"]),
+        Route("/api/games/{key}", guarded(web.show), methods=["GET"]),
+        Route("/api/games/{key}", guarded(web.close), methods=["DELETE"]),
+        Route("/api/games/{key}/move", guarded(web.move), methods=["POST"]),
+        Route("/api/games/{key}/advance", guarded(web.advance), methods=["POST"]),
+        Route("/api/records", guarded(web.record_list)),
+        Route("/api/records/open", guarded(web.record_open)),
+        Route("/api/reports", guarded(web.report_list)),
+        Route("/api/reports/file", guarded(web.report_file)),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    app.state.web = web
+    return app

@@ -1,0 +1,285 @@
+"""The page in a real browser: a whole game of each game played by clicking, agents watched,
+a record stepped through both ways, a report read; screenshots of each table for the README.
+
+Headless Chromium from the system (Debian's ``chromium`` package), driven by Playwright
+(whose own browser download is not used). Marked ``browser``: ``pytest -m browser``
+(``.ci/run`` installs Chromium and runs them); skipped, saying why, where Chromium or
+Playwright is missing.
+"""
+
+from __future__ import annotations
+
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("starlette")
+uvicorn = pytest.importorskip("uvicorn")
+sync_api = pytest.importorskip("playwright.sync_api", reason="needs playwright (the 'browser' extra)")
+
+from card_envs.web.app import WebConfig, make_app  # noqa: E402
+from tests.test_web import record_game  # noqa: E402
+
+pytestmark = pytest.mark.browser
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+IMAGES = Path(__file__).resolve().parents[1] / "docs" / "images"
+GAMES = ["uno", "tock", "chipit"]
+#: a safety bound on the clicks of one game (a game ends long before)
+MAX_CLICKS = 3000
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture(scope="module")
+def folders(tmp_path_factory) -> dict[str, Path]:
+    root = tmp_path_factory.mktemp("web")
+    found = {kind: root / kind for kind in ("records", "reports")}
+    for folder in found.values():
+        folder.mkdir()
+    record_game(found["records"], "tock", seed=3)
+    report = found["reports"] / "uno-eval"
+    report.mkdir()
+    from PIL import Image
+
+    Image.new("RGB", (120, 40), (30, 120, 60)).save(report / "win_rates.png")
+    (report / "report.md").write_text(
+        "# Evaluation: uno, 4 players\n\n## rule vs random\n\n| agent | win rate |\n|---|---|\n"
+        "| rule | 0.61 |\n| random | 0.13 |\n\n- 400 games, seats rotated\n\n![win rates](win_rates.png)\n"
+    )
+    return found
+
+
+@pytest.fixture(scope="module")
+def app(folders):
+    return make_app(WebConfig(records=[str(folders["records"])], reports=[str(folders["reports"])]))
+
+
+@pytest.fixture(scope="module")
+def server(app) -> Iterator[str]:
+    """The app served by uvicorn on a free loopback port, in a thread of this process."""
+    port = free_port()
+    served = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=served.run, daemon=True)
+    thread.start()
+    while not served.started:
+        if not thread.is_alive():
+            pytest.fail("the server did not start")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    served.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[object]:
+    if CHROMIUM is None:
+        pytest.skip("no system Chromium (apt-get install chromium); Playwright's own download is not used")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield launched
+        launched.close()
+
+
+@pytest.fixture
+def page(browser, server):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000})
+    tab = context.new_page()
+    errors: list[str] = []
+    tab.on("pageerror", lambda error: errors.append(str(error)))
+    tab.goto(f"{server}/?pace=0")
+    tab.wait_for_selector("body[data-ready='1']")
+    yield tab
+    context.close()
+    assert not errors, errors
+
+
+def wait_for_decision(page) -> str:
+    page.wait_for_selector("body[data-phase='yours'], body[data-phase='over']")
+    return page.get_attribute("body", "data-phase") or ""
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_whole_game_is_played_by_clicking_and_every_move_is_told(page, game):
+    rng = np.random.default_rng(1)
+    page.select_option("#game", game)
+    page.fill("#seed", "5")
+    page.click("#start")
+    clicks = shot = 0
+    while wait_for_decision(page) == "yours" and clicks < MAX_CLICKS:
+        buttons = page.locator("#choices button.choice")
+        count = buttons.count()
+        assert count > 0
+        button = buttons.nth(int(rng.integers(count)))
+        if "warn" in (button.get_attribute("class") or ""):
+            button.click()  # a rule break asks for a second click
+        button.click()
+        clicks += 1
+        if clicks == 8 and not shot:
+            page.locator("#board").screenshot(path=str(IMAGES / f"web-{game}.png"))
+            shot = 1
+    assert page.get_attribute("body", "data-phase") == "over", f"no end after {clicks} clicks"
+    assert page.locator("#result table.results tr").count() == 1 + {"uno": 4, "tock": 4, "chipit": 4}[game]
+    assert "you" in page.inner_text("#result")
+    log = page.locator("#log li")
+    moves = page.locator("#log li[data-player]")
+    assert moves.count() >= clicks and log.count() == moves.count() + 1  # the deal, then every move
+    assert all(text.strip() for text in moves.all_inner_texts())
+    if not shot:
+        page.locator("#board").screenshot(path=str(IMAGES / f"web-{game}.png"))
+
+
+def test_watching_agents_plays_them_to_the_end(page):
+    """At a pace (one move a request, 50 ms apart), as a person watches."""
+    page.eval_on_selector("#pace", "(pace) => { pace.value = 50; pace.dispatchEvent(new Event('input')); }")
+    assert page.inner_text("#pace-label") == "0.05 s"
+    page.click("#modes button[data-mode='watch']")
+    page.select_option("#game", "chipit")
+    page.fill("#players", "3")
+    page.dispatch_event("#players", "change")
+    assert page.locator("#opponents .opponent").count() == 3
+    page.select_option("#opponents .opponent:nth-of-type(2) select", "random")
+    page.click("#start")
+    page.wait_for_selector("body[data-phase='over']")
+    assert "random" in page.inner_text("#result")
+    assert page.locator("#log li[data-player]").count() > 3
+
+
+def test_a_record_is_opened_and_stepped_forwards_and_backwards(page):
+    page.click("#modes button[data-mode='replay']")
+    page.click("#records button.record")
+    page.wait_for_selector("#replay-step")
+    total = int(page.inner_text("#replay-step").split(" of ")[1])
+    assert page.inner_text("#replay-step") == f"move 0 of {total}"
+    start = page.inner_text("#table")
+    for _ in range(3):
+        page.click("#replay-next")
+    assert page.inner_text("#replay-step") == f"move 3 of {total}"
+    third = page.inner_text("#table")
+    assert third != start
+    page.click("#replay-back")
+    assert page.inner_text("#replay-step") == f"move 2 of {total}"
+    page.click("#replay-next")
+    assert page.inner_text("#table") == third  # the same table again
+    page.click("#replay-first")
+    assert page.inner_text("#table") == start
+    middle = total * 2 // 3
+    page.eval_on_selector(
+        "#replay-slider",
+        "(slider, at) => { slider.value = at; slider.dispatchEvent(new Event('input')); }",
+        middle,
+    )
+    assert page.inner_text("#replay-step") == f"move {middle} of {total}"
+    page.locator("#board").screenshot(path=str(IMAGES / "web-replay.png"))
+    page.click("#replay-last")
+    assert page.inner_text("#replay-step") == f"move {total} of {total}"
+    assert page.locator("#result").is_visible()
+
+
+def test_a_report_shows_its_tables_and_plots(page):
+    page.click("#modes button[data-mode='report']")
+    page.click("#reports button.report")
+    page.wait_for_selector("#report-view table.md")
+    assert page.locator("#report-view table.md tr").count() == 3
+    assert "rule vs random" in page.inner_text("#report-view")
+    image = page.locator("#report-view img.plot")
+    image.wait_for()
+    assert page.evaluate("document.querySelector('#report-view img.plot').naturalWidth") == 120
+
+
+def test_a_refused_request_is_shown_and_leaves_the_page_working(page):
+    page.select_option("#opponents .opponent:nth-of-type(1) select", "custom")
+    page.fill("#opponents .opponent:nth-of-type(1) input", "wizard")
+    page.click("#start")
+    page.wait_for_selector("#error:not([hidden])")
+    assert "unknown policy spec 'wizard'" in page.inner_text("#error")
+    page.select_option("#opponents .opponent:nth-of-type(1) select", "random")
+    page.click("#start")
+    assert wait_for_decision(page) in ("yours", "over")
+
+
+def nested_choices(game) -> list:
+    """Every legal move one step down, behind an inner choice, and the first one marked as
+    a rule break: the parts of the choice tree no built-in game uses yet."""
+    from card_envs.core.choices import Choice, ChoiceGroup
+
+    legal = game.legal_actions()
+    leaves = tuple(
+        Choice(game.describe_action(a), action=a, warn=i == 0, note="a test" if i == 0 else "")
+        for i, a in enumerate(legal)
+    )
+    return [ChoiceGroup("steps", (Choice("pick a move", then=(ChoiceGroup("moves", leaves),)),))]
+
+
+def test_a_play_built_in_steps_is_chosen_step_by_step(page, monkeypatch):
+    """The page walks the engine's choice tree: an inner choice opens its next step, back
+    returns, and a warned move needs a second click."""
+    from tests.toy_game import ClimbGame
+
+    monkeypatch.setattr(ClimbGame, "move_choices", nested_choices)
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#game", "climb")
+    page.click("#start")
+    moves = 0
+    while wait_for_decision(page) == "yours" and moves < MAX_CLICKS:
+        page.click("#choices button.choice.inner")
+        assert page.locator("#choices button.back").is_visible()
+        if moves == 0:  # back, and in again
+            page.click("#choices button.back")
+            page.click("#choices button.choice.inner")
+        warned = page.locator("#choices button.choice.warn")
+        warned.click()
+        assert "click again to confirm" in warned.inner_text()
+        assert page.get_attribute("body", "data-phase") == "yours"  # nothing sent yet
+        warned.click()
+        moves += 1
+    assert page.get_attribute("body", "data-phase") == "over"
+    assert moves > 0 and page.locator("#log li[data-player='0']").count() == moves
+
+
+def test_a_move_in_an_expired_game_says_so(page, app):
+    page.click("#start")
+    assert wait_for_decision(page) == "yours"
+    sessions = app.state.web.sessions
+    idle, sessions.idle_seconds = sessions.idle_seconds, -1.0  # every game counts as idle
+    assert sessions.expire() >= 1
+    sessions.idle_seconds = idle
+    page.locator("#choices button.choice").first.click()
+    page.wait_for_selector("body[data-phase='gone']")
+    assert "no live game" in page.inner_text("#error")
+    assert "expired" in page.inner_text("#status")
+
+
+def test_a_card_of_the_hand_plays_the_one_move_that_names_it(page):
+    """UNO offers "play R5"-like moves: the hand's cards they name are clickable."""
+    page.select_option("#game", "uno")
+    page.fill("#seed", "5")
+    page.click("#start")
+    for _ in range(60):  # until a turn where one card is playable by exactly one move
+        assert wait_for_decision(page) == "yours"
+        playable = page.locator("#table .zone.turn .card.playable")
+        single = [
+            i for i in range(playable.count()) if " | " not in (playable.nth(i).get_attribute("title") or "")
+        ]
+        if single:
+            card = playable.nth(single[0])
+            code = card.inner_text()
+            before = page.locator("#log li[data-player='0']").count()
+            card.click()
+            wait_for_decision(page)
+            mine = page.locator("#log li[data-player='0']")
+            assert mine.count() == before + 1
+            assert code in mine.nth(before).inner_text()  # the move played that card
+            return
+        page.locator("#choices button.choice").last.click()  # draw, and look again
+    pytest.fail("no turn with a card to play in 60 moves")

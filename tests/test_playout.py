@@ -22,6 +22,7 @@ from card_envs.batched.policy import BatchedPolicy, BatchedRandomAgent, batched_
 from card_envs.core.game import IllegalActionError
 from card_envs.core.registry import game_spec
 from tests.state_mutations import mid_game_states
+from tests.test_batched_loading import loadable_mutations
 
 
 @pytest.fixture(autouse=True)
@@ -107,8 +108,13 @@ def check_play_outs(
     name: str, n: int, rules: dict, seeds: range, *, max_steps: int | None = None, warm_up: int = 0
 ) -> list[PlayOut]:
     """Every twin's play-out (compiled, and through the stepped fallback) from mid-game states
-    equals the stepped loop's; returns the compiled play-outs."""
-    states = mid_game_states(name, n, seeds, rules)
+    equals the stepped loop's; returns the stepped loop's play-outs."""
+    return check_states(name, n, rules, mid_game_states(name, n, seeds, rules), max_steps, warm_up)
+
+
+def check_states(
+    name: str, n: int, rules: dict, states: list[dict], max_steps: int | None, warm_up: int
+) -> list[PlayOut]:
     results = []
     for twin in twins(name, n):
         stepped = loaded(name, n, rules, states, max_steps, warm_up)
@@ -193,5 +199,15 @@ TABLES = [
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "n", "rules"), TABLES)
 def test_play_outs_of_every_table_are_the_stepped_loops(name: str, n: int, rules: dict) -> None:
-    check_play_outs(name, n, rules, range(10 * n, 10 * n + 8))
-    check_play_outs(name, n, rules, range(3), max_steps=40, warm_up=10)
+    check_play_outs(name, n, rules, range(10 * n, 10 * n + 24))
+    check_play_outs(name, n, rules, range(8), max_steps=40, warm_up=10)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", batched_games())
+def test_play_outs_from_mutated_states_are_the_stepped_loops(name: str) -> None:
+    n = game_spec(name).engine_class().default_players
+    states = loadable_mutations(name, n, range(2), {})
+    assert states
+    for start in range(0, len(states), 64):
+        check_states(name, n, {}, states[start : start + 64], None, 0)

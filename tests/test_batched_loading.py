@@ -107,9 +107,8 @@ def accepted_mutations(name: str, n: int, seeds: range, rules: dict) -> list[dic
     return accepted
 
 
-def check_mutated_states(name: str, n: int, seeds: range, rules: dict, steps: int) -> int:
-    """Every accepted mutated state loads into a batch (bar the batch's one limit) and plays
-    on there exactly as in the reference; returns how many were played."""
+def loadable_mutations(name: str, n: int, seeds: range, rules: dict) -> list[dict]:
+    """The accepted mutated states, each checked to load into a batch (bar the batch's one limit)."""
     states = []
     for state in accepted_mutations(name, n, seeds, rules):
         probe = BatchedGame(name, 1, n, **rules)
@@ -120,6 +119,13 @@ def check_mutated_states(name: str, n: int, seeds: range, rules: dict, steps: in
             assert BATCH_LIMIT in str(error), error
             continue
         states.append(state)
+    return states
+
+
+def check_mutated_states(name: str, n: int, seeds: range, rules: dict, steps: int) -> int:
+    """Every accepted mutated state loads into a batch (bar the batch's one limit) and plays
+    on there exactly as in the reference; returns how many were played."""
+    states = loadable_mutations(name, n, seeds, rules)
     assert states, "some mutated states are accepted"
     for start in range(0, len(states), 64):
         chunk = states[start : start + 64]

@@ -4,12 +4,13 @@
 in many games at once; :mod:`.sampling` the compiled random legal draws.
 """
 
-from card_envs.batched.game import BatchedGame, BatchStep, batched_games, rank_rewards_batch
+from card_envs.batched.game import BatchedGame, BatchStep, PlayOut, batched_games, rank_rewards_batch
 from card_envs.batched.sampling import random_actions, random_legal
 
 __all__ = [
     "BatchStep",
     "BatchedGame",
+    "PlayOut",
     "batched_games",
     "random_actions",
     "random_legal",

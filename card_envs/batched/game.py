@@ -25,8 +25,11 @@ from typing import Any, NamedTuple, Protocol
 import numpy as np
 from numba import typed
 
+from card_envs.batched.playout import play_rows
+from card_envs.batched.policy import BatchedPolicy, batched_policy
 from card_envs.core.checks import check_int
 from card_envs.core.game import SEED_BOUND, CardGame, IllegalActionError, check_max_steps
+from card_envs.core.policy import Policy
 from card_envs.core.registry import GameRef, game_spec, game_specs
 from card_envs.core.spec import resolve
 
@@ -43,6 +46,14 @@ class BatchStep(NamedTuple):
     @property
     def ended(self) -> np.ndarray:
         return self.terminated | self.truncated
+
+
+class PlayOut(NamedTuple):
+    """What :meth:`BatchedGame.play_out` did to each game it played (``rows``, in order)."""
+
+    ranks: np.ndarray  # [R, N] each game's ranks at its end (1 = best; truncation ranks if truncated)
+    truncated: np.ndarray  # [R] the game reached max_steps
+    steps: np.ndarray  # [R] the actions taken in it
 
 
 class Kernels(Protocol):
@@ -63,6 +74,9 @@ class Kernels(Protocol):
     def ranks(self, rows: np.ndarray, truncated: np.ndarray, out: np.ndarray) -> None: ...
 
     def held(self, rows: np.ndarray, out: np.ndarray) -> None: ...
+
+    # optional: row_functions() -> (k, step1, write1, over1, ranks1), one row's rules for a
+    # compiled play-out (BatchedGame.play_out); without it, play-outs are stepped
 
     def load(self, index: int, state: dict[str, Any], /) -> None: ...
 
@@ -200,6 +214,56 @@ class BatchedGame:
         if truncated.any() and not reset_ended:  # a truncated game decides nothing more
             self.masks[rows[truncated]] = 0
         return BatchStep(rows, rewards, over, truncated, ranks)
+
+    def play_out(self, rows: Any, twin: BatchedPolicy | Policy) -> PlayOut:
+        """Play every game in ``rows`` to its end with ``twin`` in every seat, as :meth:`step`
+        with ``reset_ended=False`` would, step after step: the same ranks (truncation ranks for a
+        game that reaches ``max_steps``, counted from its :attr:`steps`), and afterwards the same
+        state, generators, observations, masks and step counts.
+
+        In one compiled call where the game's kernels and the twin offer row functions
+        (``row_functions()``, :meth:`BatchedPolicy.row_act`), else stepped from Python.
+        ``rows`` are checked as :meth:`step` checks them, and a game that has ended (no legal
+        action) is refused with :class:`IllegalActionError`; then no game changes.
+        """
+        if not self._started:
+            raise RuntimeError("call reset() before play_out()")
+        rows = self._check_rows(rows)
+        ended = ~self.masks[rows].any(axis=1)
+        if ended.any():
+            raise IllegalActionError(
+                f"game {int(rows[np.flatnonzero(ended)[0]])} has ended: nothing to play out"
+                " (deal or load it first)"
+            )
+        twin = batched_policy(twin)
+        game_functions = getattr(self.kernels, "row_functions", None)
+        player = twin.row_act()
+        if game_functions is None or player is None:
+            return self._step_out(rows, twin)
+        start = self.steps[rows]
+        ranks = np.zeros((rows.size, self.num_players), np.int64)
+        truncated = np.zeros(rows.size, np.bool_)
+        play_rows(
+            game_functions(), player, rows, self.generators, self.observations, self.masks,
+            self.current_players, self.steps, self.max_steps, ranks, truncated,
+        )  # fmt: skip
+        return PlayOut(ranks, truncated, self.steps[rows] - start)
+
+    def _step_out(self, rows: np.ndarray, twin: BatchedPolicy) -> PlayOut:
+        """:meth:`play_out` step by step (a twin or a game without row functions)."""
+        start = self.steps[rows]
+        ranks = np.zeros((rows.size, self.num_players), np.int64)
+        truncated = np.zeros(rows.size, np.bool_)
+        live = np.arange(rows.size)
+        while live.size:
+            played = rows[live]
+            actions = twin.act(self.observations[played], self.masks[played], self.generators, played)
+            result = self.step(actions, played, reset_ended=False)
+            ended = result.ended
+            ranks[live[ended]] = result.ranks[ended]
+            truncated[live[ended]] = result.truncated[ended]
+            live = live[~ended]
+        return PlayOut(ranks, truncated, self.steps[rows] - start)
 
     def observe(self, rows: Any, players: Any) -> np.ndarray:
         """Observations [R, D] of seat ``players[i]`` in game ``rows[i]`` (any seat, not only the decider)."""

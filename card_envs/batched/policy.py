@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from card_envs.batched.sampling import random_actions_per_game
+from card_envs.batched.sampling import random_act1, random_actions_per_game
 from card_envs.core.policy import Policy, RandomAgent
 
 
@@ -32,6 +32,12 @@ class BatchedPolicy(ABC):
     def new_games(self, generators: Any, rows: np.ndarray) -> None:
         """Called when games ``rows`` are dealt; default: nothing."""
         return
+
+    def row_act(self) -> tuple[Any, Any] | None:
+        """``(a, act1)`` for a compiled play-out (:meth:`BatchedGame.play_out`): an njit
+        ``act1(a, observation, mask, gen) -> action`` that decides one row as :meth:`act`
+        does, and ``a``, the tuple of its knobs; None (the default) plays out step by step."""
+        return None
 
 
 class BatchedTwin(BatchedPolicy):
@@ -55,6 +61,9 @@ class BatchedRandomAgent(BatchedPolicy):
         out = np.empty(rows.size, np.int64)
         random_actions_per_game(masks, generators, rows, out)
         return out
+
+    def row_act(self) -> tuple[Any, Any]:
+        return (), random_act1
 
     def __repr__(self) -> str:
         return "BatchedRandomAgent()"

@@ -22,6 +22,12 @@ def random_legal(mask, gen):
 
 
 @njit(cache=True)
+def random_act1(a, observation, mask, gen):
+    """:func:`random_legal` as one row's act of a compiled play-out (no knobs in ``a``)."""
+    return random_legal(mask, gen)
+
+
+@njit(cache=True)
 def _random_actions(masks, gen, out):
     for b in range(masks.shape[0]):
         out[b] = random_legal(masks[b], gen)

@@ -194,6 +194,12 @@ def _act_rows(
         )
 
 
+@njit(cache=True)
+def act1(a, observation, mask, gen):
+    """One row's decision (:meth:`BatchedPolicy.row_act`); ``a`` = (starts, the knobs)."""
+    return _act(observation, mask, gen, a[0], a[1], a[2], a[3], a[4])
+
+
 class ChipItBatchedRuleAgent(BatchedTwin):
     """:class:`ChipItRuleAgent` for a batch: its knobs, its decisions, its draws."""
 
@@ -205,8 +211,13 @@ class ChipItBatchedRuleAgent(BatchedTwin):
     def act(
         self, observations: np.ndarray, masks: np.ndarray, generators: Any, rows: np.ndarray
     ) -> np.ndarray:
-        a = self.agent
         out = np.empty(rows.size, np.int64)
-        knobs = (a.max_chips, a.return_points, bool(a.prefer_sets), float(a.mistake_rate))
-        _act_rows(observations, masks, generators, rows, self._starts, *knobs, out)
+        _act_rows(observations, masks, generators, rows, self._starts, *self._knobs(), out)
         return out
+
+    def row_act(self) -> tuple[Any, Any]:
+        return (self._starts, *self._knobs()), act1
+
+    def _knobs(self) -> tuple[int, int, bool, float]:
+        a = self.agent
+        return int(a.max_chips), int(a.return_points), bool(a.prefer_sets), float(a.mistake_rate)

@@ -1,9 +1,10 @@
 """Valuing a leaf: its game played to the end by rollout players in every seat.
 
 Many leaves are played out together on the compiled batched engine (their positions loaded
-into rows with :meth:`BatchedGame.load_engine`, the rollout players' compiled twins acting for
-all rows at once); a game without a batched engine plays them one by one on the reference
-engine. Either way a leaf's value is every seat's rank reward at the end.
+into rows with :meth:`BatchedGame.load_engine`, then :meth:`BatchedGame.play_out`: one compiled
+call where the rollout player's twin has a row act); a game without a batched engine plays
+them one by one on the reference engine. Either way a leaf's value is every seat's rank
+reward at the end.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Protocol
 import numba
 import numpy as np
 
-from card_envs.batched import BatchedGame
+from card_envs.batched import BatchedGame, rank_rewards_batch
 from card_envs.batched.policy import batched_policy
 from card_envs.core.game import CardGame
 from card_envs.core.play import play_out
@@ -59,16 +60,10 @@ class BatchedRollouts:
             else:
                 self.batch.load_engine(len(live), world)  # the world's own generator goes with it
                 live.append(i)
-        owner = np.array(live, np.int64)
         rows = np.arange(len(live), dtype=np.int64)
-        batch = self.batch
-        self.twin.new_games(batch.generators, rows)
-        while rows.size:
-            actions = self.twin.act(batch.observations[rows], batch.masks[rows], batch.generators, rows)
-            step = batch.step(actions, rows, reset_ended=False, check=False)  # compiled players' moves
-            ended = step.ended
-            out[owner[rows[ended]]] = step.rewards[ended]
-            rows = rows[~ended]
+        self.twin.new_games(self.batch.generators, rows)
+        if live:  # in one compiled call where the twin has a row act, else stepped
+            out[live] = rank_rewards_batch(self.batch.play_out(rows, self.twin).ranks)
         return out
 
 

@@ -83,14 +83,25 @@ def _act_rows(observations, masks, gens, rows, vigilance, false_knock_rate, chea
         )
 
 
+@njit(cache=True)
+def act1(a, observation, mask, gen):
+    """One row's decision (:meth:`BatchedPolicy.row_act`); ``a`` = the knobs, as ``_act`` takes them."""
+    return _act(observation, mask, gen, a[0], a[1], a[2], a[3])
+
+
 class TockBatchedRuleAgent(BatchedTwin):
     """:class:`TockRuleAgent` for a batch: its knobs, its decisions, its draws."""
 
     def act(
         self, observations: np.ndarray, masks: np.ndarray, generators: Any, rows: np.ndarray
     ) -> np.ndarray:
-        a = self.agent
         out = np.empty(rows.size, np.int64)
-        knobs = (a.vigilance, a.false_knock_rate, a.cheat_rate, TARGETS.index(a.target))
-        _act_rows(observations, masks, generators, rows, *knobs, out)
+        _act_rows(observations, masks, generators, rows, *self._knobs(), out)
         return out
+
+    def row_act(self) -> tuple[Any, Any]:
+        return self._knobs(), act1
+
+    def _knobs(self) -> tuple[float, float, float, int]:
+        a = self.agent
+        return float(a.vigilance), float(a.false_knock_rate), float(a.cheat_rate), TARGETS.index(a.target)

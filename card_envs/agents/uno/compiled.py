@@ -79,6 +79,12 @@ def _act_rows(observations, masks, gens, rows, knobs, starts, n, out):
         out[i] = _act(observations[i], masks[i], gens[rows[i]], knobs, starts, n)
 
 
+@njit(cache=True)
+def act1(a, observation, mask, gen):
+    """One row's decision (:meth:`BatchedPolicy.row_act`); ``a`` = (knobs, starts, num_players)."""
+    return _act(observation, mask, gen, a[0], a[1], a[2])
+
+
 class UnoBatchedRuleAgent(BatchedTwin):
     """:class:`UnoRuleAgent` for a batch: its knobs, its decisions, its draws."""
 
@@ -95,3 +101,6 @@ class UnoBatchedRuleAgent(BatchedTwin):
         n = self.agent.num_players
         _act_rows(observations, masks, generators, rows, self._knobs, self._starts, n, out)
         return out
+
+    def row_act(self) -> tuple[Any, Any]:
+        return (self._knobs, self._starts, int(self.agent.num_players)), act1

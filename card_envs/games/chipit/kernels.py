@@ -483,23 +483,31 @@ def write_rows(st, cc, r, rows, starts, observations, masks, current):
     """The decider, its mask and its observation, for each game in ``rows``."""
     for i in prange(rows.size):
         b = rows[i]
-        player = st[b, CURRENT]
-        current[b] = player
-        _write_mask(st, cc, b, r, masks[b])
-        _write_observation(st, cc, b, r, player, starts, observations[b])
+        current[b] = _write_row(st, cc, b, r, starts, observations[b], masks[b])
+
+
+@njit(cache=True)
+def _write_row(st, cc, b, r, starts, obs, mask):
+    player = st[b, CURRENT]
+    _write_mask(st, cc, b, r, mask)
+    _write_observation(st, cc, b, r, player, starts, obs)
+    return player
 
 
 @njit(cache=True)
 def ranks_rows(st, r, rows, truncated, out):
     """Final ranks, or ``truncation_ranks`` for games stopped by the step cap."""
-    n = r.num_players
     for i in range(rows.size):
-        b = rows[i]
-        if truncated[i]:
-            _rank_rest(st, b, n, True, out[i])
-        else:
-            for p in range(n):
-                out[i, p] = st[b, RANKS + p]
+        _ranks_row(st, rows[i], r.num_players, truncated[i], out[i])
+
+
+@njit(cache=True)
+def _ranks_row(st, b, n, truncated, out):
+    if truncated:
+        _rank_rest(st, b, n, True, out)
+    else:
+        for p in range(n):
+            out[p] = st[b, RANKS + p]
 
 
 @njit(cache=True)
@@ -515,6 +523,27 @@ def held_rows(st, r, rows, out):
     for i in range(rows.size):
         for p in range(r.num_players):
             out[i, p] = _cards_held(st, rows[i], p)
+
+
+# ------------------------------------------------- one row (BatchedGame.play_out)
+@njit(cache=True)
+def step1(k, b, action, gen):
+    _apply(k[0], b, k[2], action)
+
+
+@njit(cache=True)
+def write1(k, b, observation, mask):
+    return _write_row(k[0], k[1], b, k[2], k[3], observation, mask)
+
+
+@njit(cache=True)
+def over1(k, b):
+    return k[0][b, GAME_OVER] != 0
+
+
+@njit(cache=True)
+def ranks1(k, b, truncated, out):
+    _ranks_row(k[0], b, k[2].num_players, truncated, out)
 
 
 # ------------------------------------------------------------------- the class
@@ -549,6 +578,11 @@ class ChipItKernels:
 
     def held(self, rows: np.ndarray, out: np.ndarray) -> None:
         held_rows(self.state.table, self.rules, rows, out)
+
+    def row_functions(self) -> tuple[Any, Any, Any, Any, Any]:
+        """``(k, step1, write1, over1, ranks1)``: one row's rules, for a compiled play-out."""
+        st, cc = self.state
+        return (st, cc, self.rules, self.starts), step1, write1, over1, ranks1
 
     # ------------------------------------------------------------ the codec
     def state_dict(self, index: int) -> dict[str, Any]:

@@ -504,13 +504,17 @@ def write_rows(s, r, rows, observations, masks, current):
     """The decider, its mask and its observation, for each game in ``rows``."""
     for i in range(rows.size):
         b = rows[i]
-        player = _current_player(s, b)
-        current[b] = player
-        bits = s.g[b, LEGAL]
-        mask = masks[b]
-        for a in range(mask.size):
-            mask[a] = (bits >> a) & 1
-        _write_observation(s, b, r, player, observations[b])
+        current[b] = _write_row(s, b, r, observations[b], masks[b])
+
+
+@njit(cache=True)
+def _write_row(s, b, r, obs, mask):
+    player = _current_player(s, b)
+    bits = s.g[b, LEGAL]
+    for a in range(mask.size):
+        mask[a] = (bits >> a) & 1
+    _write_observation(s, b, r, player, obs)
+    return player
 
 
 @njit(cache=True)
@@ -541,6 +545,27 @@ def held_rows(s, rows, out):
         for p in range(out.shape[1]):
             drawn = p == s.g[b, TURN] and s.g[b, DRAWN] >= 0
             out[i, p] = s.seat[b, p, PILE_LEN] + s.seat[b, p, STACK_LEN] + (1 if drawn else 0)
+
+
+# ------------------------------------------------- one row (BatchedGame.play_out)
+@njit(cache=True)
+def step1(k, b, action, gen):
+    _apply(k[0], b, k[1], action)
+
+
+@njit(cache=True)
+def write1(k, b, observation, mask):
+    return _write_row(k[0], b, k[1], observation, mask)
+
+
+@njit(cache=True)
+def over1(k, b):
+    return k[0].g[b, PHASE] == OVER
+
+
+@njit(cache=True)
+def ranks1(k, b, truncated, out):
+    _final_ranks(k[0], b, k[1].num_players, truncated, out)
 
 
 # ------------------------------------------------------------------- the class
@@ -575,6 +600,10 @@ class TockKernels:
 
     def held(self, rows: np.ndarray, out: np.ndarray) -> None:
         held_rows(self.state, rows, out)
+
+    def row_functions(self) -> tuple[Any, Any, Any, Any, Any]:
+        """``(k, step1, write1, over1, ranks1)``: one row's rules, for a compiled play-out."""
+        return (self.state, self.rules), step1, write1, over1, ranks1
 
     # ------------------------------------------------------------ the codec
     def state_dict(self, index: int) -> dict[str, Any]:

@@ -470,10 +470,36 @@ def write_rows(s, r, rows, starts, observations, masks, current):
     """The decider, its mask and its observation, for each game in ``rows``."""
     for i in prange(rows.size):
         b = rows[i]
-        player = _current_player(s, b, r.num_players)
-        current[b] = player
-        _write_mask(s, b, r, masks[b])
-        _write_observation(s, b, r, player, starts, observations[b])
+        current[b] = _write_row(s, b, r, starts, observations[b], masks[b])
+
+
+@njit(cache=True)
+def _write_row(s, b, r, starts, obs, mask):
+    player = _current_player(s, b, r.num_players)
+    _write_mask(s, b, r, mask)
+    _write_observation(s, b, r, player, starts, obs)
+    return player
+
+
+# ------------------------------------------------- one row (BatchedGame.play_out)
+@njit(cache=True)
+def step1(k, b, action, gen):
+    _apply(k[0], b, k[1], action, gen)
+
+
+@njit(cache=True)
+def write1(k, b, observation, mask):
+    return _write_row(k[0], b, k[1], k[2], observation, mask)
+
+
+@njit(cache=True)
+def over1(k, b):
+    return k[0].g[b, PHASE] == OVER
+
+
+@njit(cache=True)
+def ranks1(k, b, truncated, out):
+    _final_ranks(k[0], b, k[1].num_players, truncated, out)
 
 
 @njit(cache=True)
@@ -532,6 +558,10 @@ class UnoKernels:
 
     def held(self, rows: np.ndarray, out: np.ndarray) -> None:
         held_rows(self.state, rows, out)
+
+    def row_functions(self) -> tuple[Any, Any, Any, Any, Any]:
+        """``(k, step1, write1, over1, ranks1)``: one row's rules, for a compiled play-out."""
+        return (self.state, self.rules, self.starts), step1, write1, over1, ranks1
 
     # ------------------------------------------------------------ the codec
     def state_dict(self, index: int) -> dict[str, Any]:

@@ -12,10 +12,9 @@ that remembers less knows less, but never more, than the sample keeps.)
 
 from __future__ import annotations
 
-import copy
 from typing import TYPE_CHECKING, Any
 
-from card_envs.core.worlds import HiddenSlot, SeatView, canonical
+from card_envs.core.worlds import HiddenSlot, SeatView, canonical, plain_copy
 
 if TYPE_CHECKING:
     from card_envs.games.tock.engine import TockGame
@@ -28,7 +27,7 @@ def seat_view(game: TockGame, seat: int) -> SeatView:
     public = game.state_dict()
 
     def fill(parts: list[list[int]]) -> dict[str, Any]:
-        state = copy.deepcopy(public)
+        state = plain_copy(public)
         state["supply"] = parts[0]
         return state
 

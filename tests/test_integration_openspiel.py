@@ -186,3 +186,19 @@ def test_registering_again_is_harmless():
     assert set(pyspiel.registered_names()) == names
     assert {short_name(g) for g in GAMES} <= names
     assert openspiel.register("uno") == "python_card_envs_uno"
+
+
+def test_a_position_of_our_engine_becomes_a_state_a_bot_decides_in_and_is_left_alone():
+    engine = game_class("chipit")(4)
+    engine.reset(8)
+    rng = np.random.default_rng(0)
+    for _ in range(25):
+        engine.step(int(rng.choice(engine.legal_actions())))
+    before = engine.state_dict()
+    state = openspiel_game("chipit", 4).state_at(engine)
+    assert state.current_player() == engine.current_player
+    assert state.legal_actions() == engine.legal_actions()
+    state.apply_action(state.legal_actions()[0])
+    assert engine.state_dict() == before
+    with pytest.raises(ValueError, match="does not fit"):
+        openspiel_game("chipit", 3).state_at(engine)

@@ -11,7 +11,7 @@ seats the agent against, in this order:
 2. three random players;
 3. three heuristic players (``"heuristic"``, :mod:`card_envs.agents.<game>.heuristic`);
 4. a mix: rule, heuristic, random (cycled over the other seats);
-5. the search players of :data:`SEARCH_PLAYERS`, once they exist;
+5. the search players of :data:`SEARCH_PLAYERS` (none by default: they are slow);
 6. any earlier agents given (``extra``, e.g. ``greedy:runs/x``).
 
 ("Three" is the number of other seats: N - 1 at an N-player table.) Each line-up is a
@@ -34,10 +34,9 @@ from card_envs.core.policy import Policy
 from card_envs.core.registry import game_class
 from card_envs.evaluation.tournament import TournamentResult, tournament
 
-#: Search players join the gauntlet here once they exist (issue 24): one line-up of N - 1
-#: copies per spec, one spec per budget, e.g. ``("search:budget=100", "search:budget=1000")``.
-#: A spec is built with :func:`card_envs.agents.specs.make_policy`, so it must be one that
-#: function knows.
+#: Search line-ups of the default gauntlet: one line-up of N - 1 copies per spec, e.g.
+#: ``("search:sims=16",)``. None by default: three search players make a Tock gauntlet take
+#: hours (docs/gauntlet.md); ``extra`` (``--opponents search:sims=16``) adds one when wanted.
 SEARCH_PLAYERS: tuple[str, ...] = ()
 
 #: the seats of the mixed line-up, cycled over the other seats (without "heuristic" for a

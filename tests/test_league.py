@@ -185,7 +185,8 @@ def test_a_short_league_run_writes_its_pool_with_weights_and_results(game, tmp_p
         vectorized=True,
         envs=8,
         timesteps=2048,
-        teacher="",
+        imitation_steps=200,  # the game's teacher, briefly: it plays the league seats meanwhile
+        imitation_epochs=1,
         ppo=TINY_PPO,
         eval_every=2048,
         eval_games=2,

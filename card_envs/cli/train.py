@@ -159,24 +159,16 @@ def build_parser() -> argparse.ArgumentParser:
         " the policy (default: 0)",
     )
     league = parser.add_argument_group("league (--opponents league)")
-    league.add_argument(
-        "--league-rule-players",
-        type=whole(0),
-        default=None,
-        help="rule-based players with knobs drawn from their documented ranges (default: 6)",
-    )
-    league.add_argument(
-        "--league-snapshots",
-        type=whole(0),
-        default=None,
-        help="the agent's recent snapshots kept (default: 4)",
-    )
-    league.add_argument(
-        "--league-others",
-        type=lineup,
-        default=None,
-        help="more opponents for the pool, comma-separated specs, e.g. random,model:runs/x (default: none)",
-    )
+    for name, kind, text in (
+        (
+            "rule-players",
+            whole(0),
+            "rule-based players with knobs drawn from their documented ranges (default: 6)",
+        ),
+        ("snapshots", whole(0), "the agent's recent snapshots kept (default: 4)"),
+        ("others", lineup, "more opponents for the pool, comma-separated specs, e.g. random,model:runs/x"),
+    ):
+        league.add_argument(f"--league-{name}", type=kind, default=None, help=text)
     ppo = parser.add_argument_group("PPO")
     ppo.add_argument(
         "--n-steps", type=whole(1), help=f"rollout steps per env and update {per_game('n_steps')}"

@@ -180,12 +180,12 @@ def test_train_cli_refuses_a_league_off_the_batched_engine_in_one_line(tmp_path,
 @pytest.mark.parametrize("game", GAMES)
 def test_a_short_league_run_writes_its_pool_with_weights_and_results(game, tmp_path):
     settings = TrainSettings.from_options(
+        recipe="quick",  # the game's recipe (its teacher, if any, briefly), scaled down below
         game=game,
         opponents=["league"],
-        vectorized=True,
         envs=8,
         timesteps=2048,
-        imitation_steps=200,  # the game's teacher, briefly: it plays the league seats meanwhile
+        imitation_steps=200,  # the teacher plays the league seats meanwhile
         imitation_epochs=1,
         ppo=TINY_PPO,
         eval_every=2048,
@@ -195,7 +195,11 @@ def test_a_short_league_run_writes_its_pool_with_weights_and_results(game, tmp_p
         league_others=["random"],
     )
     train(settings, tmp_path / "run", progress=False)
-    saved = json.loads((tmp_path / "run" / "settings.json").read_text())["league"]
+    everything = json.loads((tmp_path / "run" / "settings.json").read_text())
+    assert everything["recipe"]["name"] == "quick" and everything["run"]["vectorized"]
+    teacher = game_spec(game).recipe["teacher"]
+    assert (everything["imitation"] or {}).get("teacher", "") == teacher  # Tock's recipe: none
+    saved = everything["league"]
     names = [entry["name"] for entry in saved["pool"]]
     assert names[:4] == league_pool(game, settings.league, 0)
     assert names[4:] == ["self@0", "self@1024", "self@2048"][-settings.league.snapshots :]

@@ -168,6 +168,7 @@ def test_train_cli_refuses_a_league_off_the_batched_engine_in_one_line(tmp_path,
         ["--opponents", "league", "--no-vectorized"],
         ["--opponents", "league,rule,rule"],
         ["--opponents", "league", "--league-others", "self"],
+        ["--opponents", "league", "--backend", "rllib"],
     ):
         with pytest.raises(SystemExit) as exit_info:
             train_cli.main(["--game", "tock", *argv, "--out", str(tmp_path / "never")])

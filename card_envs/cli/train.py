@@ -267,6 +267,8 @@ def check_backend_options(args: argparse.Namespace) -> None:
         raise ValueError("--env-runners and --address are for --backend rllib")
     if args.backend == "rllib" and args.vectorized:
         raise ValueError("--vectorized is for --backend sb3")
+    if args.backend == "rllib" and "league" in args.opponents:
+        raise ValueError("--opponents league is for --backend sb3 (it draws opponents on the batched engine)")
     if args.backend == "rllib" and args.recipe:
         raise ValueError("--recipe is for --backend sb3 (the rllib backend starts from random play)")
 

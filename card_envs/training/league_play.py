@@ -62,7 +62,9 @@ class League:
         return np.asarray(raw / raw.sum())
 
     def draw(self, generator: np.random.Generator, weights: np.ndarray) -> int:
-        return int(np.searchsorted(np.cumsum(weights), generator.random() * weights.sum(), side="right"))
+        """An entry's index, drawn with one uniform number of ``generator`` (a row's own)."""
+        index = np.searchsorted(np.cumsum(weights), generator.random() * weights.sum(), side="right")
+        return min(int(index), len(weights) - 1)  # a sum rounded below the last bound
 
     def add_snapshot(self, network: Any, steps: int) -> None:
         """The learner's network at ``steps`` joins the pool; the oldest snapshot beyond

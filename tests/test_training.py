@@ -15,6 +15,7 @@ import train
 from card_envs.agents import make_policy
 from card_envs.agents.model import ModelPolicy, SelfPlayPool
 from card_envs.cli.train import free_run_dir
+from card_envs.core.registry import game_spec
 from card_envs.evaluation.against import evaluate as evaluate_policy
 from card_envs.training.run import make_vec_env
 from card_envs.training.run import train as train_model
@@ -344,14 +345,19 @@ def test_train_and_evaluate_cli(tmp_path, capsys):
 @pytest.mark.slow
 @pytest.mark.parametrize("game", ["uno", "tock", "chipit"])
 def test_every_game_trains_with_its_defaults_and_the_run_plays_in_evaluate(game, tmp_path, capsys):
-    """The game's own defaults (teacher, shaping, features), 2 env workers, a few thousand steps."""
+    """The game's own defaults (its recipe: teacher or none, shaping, features), 2 env workers,
+    a few thousand steps."""
     out = tmp_path / game
-    run = "--timesteps 2048 --envs 2 --n-steps 512 --imitation-steps 500 --eval-every 2048 --eval-games 4"
+    run = "--timesteps 2048 --envs 2 --no-vectorized --n-steps 512 --imitation-steps 500"
+    run += " --eval-every 2048 --eval-games 4"
     train.main(["--game", game, *run.split(), "--final-games", "4", "--no-progress", "--out", str(out)])
     saved = json.loads((out / "settings.json").read_text())
-    assert (
-        saved["imitation"]["teacher"] and json.loads((out / "imitation.json").read_text())["decisions"] >= 500
-    )
+    assert saved["recipe"]["name"] == "full"
+    if game_spec(game).recipe["teacher"]:
+        assert saved["imitation"]["teacher"] == game_spec(game).recipe["teacher"]
+        assert json.loads((out / "imitation.json").read_text())["decisions"] >= 500
+    else:  # PPO from random play (Tock's recipe)
+        assert saved["imitation"] is None and not (out / "imitation.json").exists()
     capsys.readouterr()
     evaluate.main(["--model", str(out), "--games", "8", "--opponents", "rule", "--workers", "2"])
     assert f"greedy:{game}" in capsys.readouterr().out

@@ -1,14 +1,19 @@
 """Train a MaskablePPO agent against scripted opponents (or its past selves); report how it does.
 
-    python train.py                               # 4-player UNO vs three rule-based players, minutes
-    python train.py --game tock --timesteps 1000000 --out runs/tock
+    python train.py --game tock --recipe quick    # Tock's measured recipe, scaled to minutes
+    python train.py --game tock                   # the recipe at the learning benchmark's scale
+    python train.py --game tock --opponents league --recipe quick   # a league of opponents
     python train.py --opponents self,rule,rule    # a self-play pool in one seat, rule agents in two
     python train.py --opponents rule:vigilance=0.5 --rule stacking=false
 
-The run directory (--out) holds the model, checkpoints, settings.json, evaluations.csv and
-TensorBoard logs. At the end the agent plays the evaluation games in a rotating seat
-against three rule-based players, next to a rule-based player in the same seat as the
-baseline. A thin shell over card_envs.training.run.train and card_envs.evaluation.tournament.tournament.
+With no other options a game trains with the recipe its spec names (GameSpec.recipe: the
+teacher or none, the batched engine, envs, rollout, batch size, learning rate, shaping;
+docs/learning.md), at the benchmark's scale (--recipe full) or in minutes (--recipe quick);
+options given beside it override the recipe's. The run directory (--out) holds the model,
+checkpoints, settings.json, evaluations.csv, learning_curve.png and TensorBoard logs. At
+the end the agent plays the evaluation games in a rotating seat against three rule-based
+players, next to a rule-based player in the same seat as the baseline. A thin shell over
+card_envs.training.run.train and card_envs.evaluation.tournament.tournament.
 """
 
 from __future__ import annotations
@@ -31,6 +36,12 @@ from card_envs.cli.args import (
     whole,
 )
 from card_envs.core.processes import exit_on_sigterm
+
+#: train.py's --recipe choices (card_envs.training.settings.RECIPES, named here so that the
+#: parser is built without importing the training layer)
+RECIPE_NAMES = ("quick", "full")
+#: the learner decisions of a run without a recipe (the rllib backend's default)
+TIMESTEPS_WITHOUT_RECIPE = 50_000
 
 if TYPE_CHECKING:
     from card_envs.integrations.rllib_settings import RllibSettings
@@ -67,10 +78,21 @@ def build_parser() -> argparse.ArgumentParser:
         type=lineup,
         default=["rule"],
         help="one spec for every other seat or one per seat, comma-separated: rule, rule:KNOB=VALUE,"
-        " random, model:PATH, self (default: rule)",
+        " random, model:PATH, self; or league: each game's opponents drawn from a pool, the ones"
+        " the agent does worst against most often (batched engine only; docs/training.md) (default: rule)",
     )
     parser.add_argument(
-        "--timesteps", type=whole(1), default=50_000, help="learner decisions (PPO ends its last rollout)"
+        "--recipe",
+        choices=RECIPE_NAMES,
+        default=None,
+        help="the game's measured recipe at the benchmark's scale (full) or in minutes (quick);"
+        " default: full with --backend sb3, none with rllib",
+    )
+    parser.add_argument(
+        "--timesteps",
+        type=whole(1),
+        default=None,
+        help="learner decisions (PPO ends its last rollout; default: the recipe's, else 50,000)",
     )
     parser.add_argument(
         "--max-minutes",
@@ -79,13 +101,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="stop after this much wall time, imitation included (default: no limit)",
     )
     parser.add_argument(
-        "--envs", type=whole(1), default=2, help="env worker processes, or games with --vectorized"
+        "--envs",
+        type=whole(1),
+        default=None,
+        help="env worker processes, or games with --vectorized (default: the recipe's, else 2)",
     )
     parser.add_argument(
         "--vectorized",
-        action="store_true",
+        action=argparse.BooleanOptionalAction,
+        default=None,
         help="step the --envs games together on the game's compiled batched engine, in this process"
-        " (docs/performance.md); PPO's rollout is --n-steps per game",
+        " (docs/performance.md); PPO's rollout is --n-steps per game (default: the recipe's)",
     )
     parser.add_argument(
         "--out", type=Path, default=None, help="run directory (default: the first free runs/<game>-<N>p[-K])"
@@ -132,6 +158,17 @@ def build_parser() -> argparse.ArgumentParser:
         help="share of the imitation target spread over the legal actions, so PPO can still move"
         " the policy (default: 0)",
     )
+    league = parser.add_argument_group("league (--opponents league)")
+    for name, kind, text in (
+        (
+            "rule-players",
+            whole(0),
+            "rule-based players with knobs drawn from their documented ranges (default: 6)",
+        ),
+        ("snapshots", whole(0), "the agent's recent snapshots kept (default: 4)"),
+        ("others", lineup, "more opponents for the pool, comma-separated specs, e.g. random,model:runs/x"),
+    ):
+        league.add_argument(f"--league-{name}", type=kind, default=None, help=text)
     ppo = parser.add_argument_group("PPO")
     ppo.add_argument(
         "--n-steps", type=whole(1), help=f"rollout steps per env and update {per_game('n_steps')}"
@@ -185,7 +222,11 @@ def settings_from(args: argparse.Namespace, rules: dict[str, Any]) -> TrainSetti
     """The run's settings from the options (their names are the settings' own)."""
     from card_envs.training.settings import DEFAULT_PPO, TrainSettings
 
+    recipe = args.recipe if args.recipe is not None else ("full" if args.backend == "sb3" else "")
+    league = {f"league_{k}": getattr(args, f"league_{k}") for k in ("rule_players", "snapshots", "others")}
     return TrainSettings.from_options(
+        recipe=recipe,
+        **{k: v for k, v in league.items() if v is not None},
         game=args.game,
         num_players=args.players,
         rules=rules,
@@ -195,7 +236,8 @@ def settings_from(args: argparse.Namespace, rules: dict[str, Any]) -> TrainSetti
         ppo={k: getattr(args, k) for k in DEFAULT_PPO if getattr(args, k) is not None},
         teacher="" if args.teacher == "none" else args.teacher,
         **{k: getattr(args, k) for k in ("imitation_steps", "imitation_epochs", "imitation_smoothing")},
-        **{k: getattr(args, k) for k in RUN_OPTIONS},
+        **{k: getattr(args, k) for k in RUN_OPTIONS if getattr(args, k) is not None},
+        **({} if recipe or args.timesteps else {"timesteps": TIMESTEPS_WITHOUT_RECIPE}),
     )
 
 
@@ -225,6 +267,10 @@ def check_backend_options(args: argparse.Namespace) -> None:
         raise ValueError("--env-runners and --address are for --backend rllib")
     if args.backend == "rllib" and args.vectorized:
         raise ValueError("--vectorized is for --backend sb3")
+    if args.backend == "rllib" and "league" in args.opponents:
+        raise ValueError("--opponents league is for --backend sb3 (it draws opponents on the batched engine)")
+    if args.backend == "rllib" and args.recipe:
+        raise ValueError("--recipe is for --backend sb3 (the rllib backend starts from random play)")
 
 
 @exits_on_missing_extra("train.py")
@@ -262,6 +308,25 @@ def main(argv: list[str] | None = None) -> None:
         f" saved to {out}"
     )
     report(settings.table, settings.run.seed, out, args.final_games)
+    plot_curve(out)
+
+
+def plot_curve(out: Path) -> None:
+    """The run's learning curve (evaluations.csv) as ``learning_curve.png``, where matplotlib
+    is installed (the report extra)."""
+    curve = out / "evaluations.csv"
+    try:
+        import matplotlib
+    except ImportError:
+        print("matplotlib is not installed: no learning curve plot (pip install 'card-envs[report]')")
+        return
+    if not curve.is_file():
+        return
+    matplotlib.use("Agg")
+    from card_envs.evaluation.report import plot_learning_curve
+
+    path = plot_learning_curve(curve, out / "learning_curve.png", title=f"learning curve of {out}")
+    print(f"learning curve: {path}")
 
 
 def train_with_rllib(

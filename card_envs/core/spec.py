@@ -9,7 +9,7 @@ benchmarks are all derived from it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +42,11 @@ class GameSpec:
         version: the env version in the PettingZoo and Gymnasium names.
         batched: the compiled batched rules (:mod:`card_envs.batched.game`), a class taking the
             reference engine and a batch size, or ``"module:Class"``; None if the game has none.
+        recipe: the training recipe measured best for the game (docs/learning.md), in the
+            names of ``TrainSettings.from_options`` (``teacher``, ``vectorized``, ``envs``,
+            ``ppo``, ``reward_shaping``...), ``timesteps`` one count per scale
+            (``{"quick": N, "full": M}``); what ``train.py --game G`` does with no other
+            options. Empty: the training layer's general defaults.
     """
 
     name: str
@@ -51,6 +56,7 @@ class GameSpec:
     early_finish_rules: Mapping[str, Any] | None = None
     version: int = 0
     batched: str | Callable[..., Any] | None = None
+    recipe: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def aec_name(self) -> str:

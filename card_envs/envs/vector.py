@@ -74,8 +74,8 @@ class BatchedCardGameEnv(gymnasium.vector.VectorEnv):
         game: a game with a batched engine.
         num_envs: games stepped together.
         num_players: seats per game.
-        opponents: one Policy for every other seat, or one per other seat in seat order
-            after the learner; None: uniformly random players.
+        opponents: one Policy (or BatchedPolicy, used as it is) for every other seat, or one
+            per other seat in seat order after the learner; None: uniformly random players.
         learner_seat: a seat, or ``"random"`` to draw it at each deal.
         max_steps: step cap per game (all seats' actions).
         reward_shaping: weight of the dense, zero-sum progress reward (as in CardGameEnv).
@@ -90,7 +90,7 @@ class BatchedCardGameEnv(gymnasium.vector.VectorEnv):
         game: GameRef = "uno",
         num_envs: int = 64,
         num_players: int | None = None,
-        opponents: Policy | Sequence[Policy] | None = None,
+        opponents: Policy | BatchedPolicy | Sequence[Policy | BatchedPolicy] | None = None,
         learner_seat: int | str = "random",
         max_steps: int | None = None,
         reward_shaping: float = 0.0,
@@ -113,7 +113,9 @@ class BatchedCardGameEnv(gymnasium.vector.VectorEnv):
         self._dealt_holding = np.ones(num_envs)
 
     def _seating(
-        self, learner_seat: object, opponents: Policy | Sequence[Policy] | None
+        self,
+        learner_seat: object,
+        opponents: Policy | BatchedPolicy | Sequence[Policy | BatchedPolicy] | None,
     ) -> Seating[BatchedPolicy]:
         """The seating with one batched policy per other seat (a policy given once is converted once)."""
         given = Seating.build(self.num_players, learner_seat, opponents, kinds=(Policy, BatchedPolicy))

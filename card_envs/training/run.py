@@ -41,6 +41,8 @@ from card_envs.agents.specs import make_policy
 from card_envs.core.checks import check_writable_dir
 from card_envs.training.callbacks import EvaluationLog, ProgressLines, SelfPlaySnapshots, TimeLimit
 from card_envs.training.imitation import collect, imitate
+from card_envs.training.league import LEAGUE
+from card_envs.training.league_play import LeagueSnapshots, LeagueVecEnv, league_vec_env
 from card_envs.training.sb3_vec import BatchedVecEnv
 from card_envs.training.settings import TrainSettings
 
@@ -145,7 +147,10 @@ def train(
     if settings.learner.scale_observations:
         policy_kwargs["features_extractor_class"] = ScaledObservation
     env_kwargs = {**settings.env_kwargs(), "opponents": settings.seats()}
-    vec_env = make_vec_env(env_kwargs, run.envs, run.seed, run.threads, run.vectorized)
+    if settings.trains_in_league():
+        vec_env: VecEnv = league_vec_env(settings)
+    else:
+        vec_env = make_vec_env(env_kwargs, run.envs, run.seed, run.threads, run.vectorized)
     tensorboard = None
     if run_dir is not None and _has_tensorboard():
         tensorboard = str(run_dir / "tb")
@@ -170,6 +175,8 @@ def train(
             callbacks.append(TimeLimit(start + 60 * run.max_minutes))
         if "self" in settings.seats():
             callbacks.append(SelfPlaySnapshots(run.snapshot_every, copy.deepcopy))
+        if isinstance(vec_env, LeagueVecEnv):
+            callbacks.append(LeagueSnapshots(run.snapshot_every, vec_env.league))
         if run_dir is not None:
             every = max(1, run.checkpoint_every // run.envs)
             callbacks.append(CheckpointCallback(every, str(run_dir / "checkpoints"), name_prefix="model"))
@@ -177,6 +184,9 @@ def train(
         model.learn(total_timesteps=run.timesteps, progress_bar=bar, callback=CallbackList(callbacks))
     finally:
         vec_env.close()
+    if run_dir is not None and isinstance(vec_env, LeagueVecEnv):
+        saved["league"] = vec_env.league.summary()  # the pool as it ended, weights and results
+        (run_dir / SETTINGS_FILE).write_text(json.dumps(saved, indent=2) + "\n")
     if run_dir is not None:
         partial = run_dir / f"partial-{MODEL_FILE}"
         model.save(partial)
@@ -194,10 +204,10 @@ def warm_start(
     model: MaskablePPO, settings: TrainSettings, env_kwargs: dict[str, Any], run_dir: Path | None
 ) -> None:
     """Fit the network to the teacher's play (card_envs.training.imitation) before PPO; self-play seats
-    are played by the teacher too while its games are collected."""
+    (and league) are played by the teacher too while its games are collected."""
     teacher = settings.teacher()
     imitation = settings.imitation.resolved(settings.game)
-    seats = [teacher if spec == "self" else spec for spec in env_kwargs["opponents"]]
+    seats = [teacher if spec in ("self", LEAGUE) else spec for spec in env_kwargs["opponents"]]
     steps, epochs = imitation.steps, imitation.epochs
     print(f"imitating {teacher}: {steps:,} decisions, {epochs} passes", flush=True)
     workers = min(settings.run.envs, os.cpu_count() or 1)  # --vectorized may ask for dozens of games

@@ -6,7 +6,12 @@
   observation, scaled inputs);
 * :class:`PPOSettings`: MaskablePPO's hyperparameters (None: the default for the game);
 * :class:`ImitationSettings`: the teacher imitated before PPO, and how long;
-* :class:`RunSettings`: steps, env workers, seeds, evaluations, checkpoints, threads.
+* :class:`RunSettings`: steps, env workers, seeds, evaluations, checkpoints, threads;
+* :class:`~card_envs.training.league.LeagueSettings`: the pool of ``opponents=("league",)``.
+
+A game's spec names its measured recipe (``GameSpec.recipe``, docs/learning.md):
+:meth:`TrainSettings.from_options` with ``recipe="quick"`` or ``"full"`` fills every option
+left out (or None) from it, so ``train.py --game G`` trains as the learning benchmark does.
 
 :class:`TrainSettings` (the sb3 backend) holds all six; a backend that uses fewer owns a
 class of its own (:class:`card_envs.integrations.rllib.RllibSettings`), so a run's
@@ -26,6 +31,7 @@ from card_envs.agents.specs import check_spec, check_trained_run
 from card_envs.core.game import CardGame
 from card_envs.core.registry import game_spec
 from card_envs.core.spec import GameSpec
+from card_envs.training.league import LEAGUE, LeagueSettings, league_pool
 
 #: PPO settings of every run unless the settings override them
 DEFAULT_PPO: dict[str, Any] = {
@@ -250,14 +256,52 @@ class RunSettings:
             check_trained_run(self.init_from, table.engine(), what="init_from")
 
 
+#: how a recipe scales its run (GameSpec.recipe's "timesteps" names one count per recipe)
+RECIPES = ("quick", "full")
+#: the options a recipe may set (TrainSettings.from_options names)
+RECIPE_OPTIONS = (
+    "teacher",
+    "imitation_steps",
+    "imitation_epochs",
+    "reward_shaping",
+    "vectorized",
+    "envs",
+    "ppo",
+    "timesteps",
+)
+
+
+def recipe_options(spec: GameSpec, recipe: str) -> dict[str, Any]:
+    """The options ``recipe`` (quick or full) sets for the game of ``spec``: its spec's
+    measured recipe, with the timesteps of that scale; ValueError naming a bad one."""
+    if recipe not in RECIPES:
+        raise ValueError(f"recipe must be one of {list(RECIPES)}, got {recipe!r}")
+    options = dict(spec.recipe)
+    unknown = sorted(set(options) - set(RECIPE_OPTIONS))
+    if unknown:
+        raise ValueError(
+            f"{spec.name}'s recipe names unknown option(s) {unknown}; known: {list(RECIPE_OPTIONS)}"
+        )
+    if "timesteps" in options:
+        scales = options["timesteps"]
+        if not isinstance(scales, Mapping) or set(scales) != set(RECIPES):
+            raise ValueError(f"{spec.name}'s recipe timesteps must name {list(RECIPES)}, got {scales!r}")
+        options["timesteps"] = scales[recipe]
+    return options
+
+
 def seats_of(opponents: tuple[str, ...] | list[str], num_players: int) -> list[str]:
     """One opponent spec per other seat (one spec given: the same in every seat)."""
     return list(opponents) * (num_players - 1) if len(opponents) == 1 else list(opponents)
 
 
 def check_opponents(opponents: tuple[str, ...] | list[str], table: TableSettings) -> None:
-    """One spec, or one per other seat, each one that could be built."""
+    """One spec, or one per other seat, each one that could be built ("league" only alone)."""
     n_other = table.num_players - 1
+    if LEAGUE in opponents and len(opponents) != 1:
+        raise ValueError(f"opponents 'league' fills every other seat; give it alone, got {list(opponents)}")
+    if list(opponents) == [LEAGUE]:
+        return
     if len(opponents) not in (1, n_other):
         raise ValueError(f"opponents needs 1 spec or {n_other} (one per other seat), got {list(opponents)}")
     for spec in opponents:
@@ -277,12 +321,25 @@ class TrainSettings:
     ppo: PPOSettings = field(default_factory=PPOSettings)
     imitation: ImitationSettings = field(default_factory=ImitationSettings)
     run: RunSettings = field(default_factory=RunSettings)
+    #: the pool when ``opponents`` is ``("league",)``
+    league: LeagueSettings = field(default_factory=LeagueSettings)
+    #: the recipe the options were filled from ("": none; RECIPES)
+    recipe: str = ""
 
     @classmethod
     def from_options(cls, **options: Any) -> TrainSettings:
         """Settings from flat names, as train.py's options name them (``game``, ``num_players``,
         ``rules``, ``opponents``, ``reward_shaping``, ``ppo`` (a mapping), ``teacher``,
-        ``imitation_steps``, ``timesteps``, ``envs``...); an unknown name is an error."""
+        ``imitation_steps``, ``timesteps``, ``envs``, ``league_rule_players``...); an unknown
+        name is an error. ``recipe`` (``"quick"``, ``"full"``) fills the options left out or
+        None from the game's recipe (:func:`recipe_options`); a given ``ppo`` mapping is
+        merged over the recipe's."""
+        recipe = options.pop("recipe", None) or ""
+        if recipe:
+            spec = game_spec(options.get("game", TableSettings.game))
+            from_recipe = recipe_options(spec, recipe)
+            ppo = {**from_recipe.pop("ppo", {}), **options.get("ppo", {})}
+            options = {**from_recipe, **{k: v for k, v in options.items() if v is not None}, "ppo": ppo}
         groups: dict[str, dict[str, Any]] = {name: {} for name in ("table", "learner", "imitation", "run")}
         fields = {
             "table": TableSettings.__dataclass_fields__,
@@ -291,6 +348,7 @@ class TrainSettings:
         }
         imitation_names = {"teacher": "teacher", "imitation_steps": "steps", "imitation_epochs": "epochs"}
         imitation_names["imitation_smoothing"] = "smoothing"
+        league: dict[str, Any] = {}
         rest: dict[str, Any] = {}
         for name, value in options.items():
             group = next((g for g, known in fields.items() if name in known), None)
@@ -298,6 +356,8 @@ class TrainSettings:
                 groups[group][name] = value
             elif name in imitation_names:
                 groups["imitation"][imitation_names[name]] = value
+            elif name.startswith("league_") and name[7:] in LeagueSettings.__dataclass_fields__:
+                league[name[7:]] = tuple(value) if name == "league_others" else value
             elif name in ("opponents", "ppo"):
                 rest[name] = value
             else:
@@ -309,12 +369,20 @@ class TrainSettings:
             ppo=PPOSettings.from_mapping(rest.get("ppo", {})),
             imitation=ImitationSettings(**groups["imitation"]),
             run=RunSettings(**groups["run"]),
+            league=LeagueSettings(**league),
+            recipe=recipe,
         )
 
     def check(self) -> None:
         """Raise ValueError with one sentence for the first nonsense setting, before any work."""
         self.table.check()
         check_opponents(self.opponents, self.table)
+        self.league.check(self.table.spec, self.num_players)
+        if self.trains_in_league() and not self.run.vectorized:
+            raise ValueError(
+                "opponents 'league' draws each game's opponents on the batched engine: it needs"
+                " vectorized (--vectorized)"
+            )
         self.learner.check(self.table.game)
         self.ppo.check()
         self.run.check(self.table)
@@ -340,6 +408,9 @@ class TrainSettings:
     def seats(self) -> list[str]:
         """One opponent spec per other seat."""
         return seats_of(self.opponents, self.table.num_players)
+
+    def trains_in_league(self) -> bool:
+        return list(self.opponents) == [LEAGUE]
 
     def teacher(self) -> str:
         """The teacher's spec, or "" for no imitation (a run that continues another imitates nothing)."""
@@ -380,4 +451,15 @@ class TrainSettings:
             "ppo": self.ppo_settings(),
             "imitation": imitation,
             "run": asdict(self.run),
+            **({"recipe": self.recipe_json()} if self.recipe else {}),
+            **({"league": self.league_json()} if self.trains_in_league() else {}),
         }
+
+    def recipe_json(self) -> dict[str, Any]:
+        """The recipe's name and the options it sets (those given beside it override them)."""
+        return {"name": self.recipe, "options": recipe_options(self.table.spec, self.recipe)}
+
+    def league_json(self) -> dict[str, Any]:
+        """The league's settings and its pool at the start (snapshots join as it trains)."""
+        pool = league_pool(self.game, self.league, self.run.seed)
+        return {**asdict(self.league), "others": list(self.league.others), "pool": pool}

@@ -1,0 +1,132 @@
+"""League training (``--opponents league``): each game's opponents drawn from a pool, the
+ones the learner does worst against most often (prioritized fictitious self-play).
+
+The pool (:func:`league_pool`) holds
+
+* the rule-based player at its default knobs, and ``rule_players`` more with knobs drawn
+  once, with the run's seed, from :data:`KNOB_RANGES` (training opponents only: every
+  evaluation seats rule-based players at their default knobs);
+* the learner's ``snapshots`` most recent snapshots (``self@STEPS``), added as it trains;
+* any ``others``: further specs, e.g. ``random``, ``model:PATH`` (an earlier trained agent)
+  or a search player's spec once there is one. The heuristic player is left out by default:
+  it is the gauntlet's player that no agent trained against.
+
+At each deal of a batch row, every opponent seat draws its entry from that row's own
+generator with probability proportional to ``f(p) = (1 - p)^exponent + floor``, ``p`` the
+learner's score against the entry (its rank reward mapped from -1..1 onto 0..1: 1 when it
+always won, 0.5 level; a mean over the entry's first ``window`` games, then an exponential
+average over about that many), ``floor`` keeping every entry in play. A new entry starts at
+``p = 0.5``. Each finished game's score goes to every entry at its table
+(:class:`card_envs.training.league_play.LeagueVecEnv`). The pool, the weights and each
+entry's games, wins and mean score are written to the run's ``settings.json``
+(``league``) at its end.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from card_envs.agents.specs import check_spec, rule_spec
+from card_envs.core.checks import check_float, check_int
+from card_envs.core.spec import GameSpec
+
+
+@dataclass(frozen=True)
+class Uniform:
+    """A knob drawn uniformly from ``low..high`` (rounded to 2 decimals, so specs stay short)."""
+
+    low: float
+    high: float
+
+    def draw(self, rng: np.random.Generator) -> Any:
+        return round(float(rng.uniform(self.low, self.high)), 2)
+
+
+@dataclass(frozen=True)
+class Integers:
+    """A whole-number knob drawn uniformly from ``low..high``, both included."""
+
+    low: int
+    high: int
+
+    def draw(self, rng: np.random.Generator) -> Any:
+        return int(rng.integers(self.low, self.high + 1))
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A knob drawn from a few values."""
+
+    values: tuple[Any, ...]
+
+    def draw(self, rng: np.random.Generator) -> Any:
+        return self.values[int(rng.integers(len(self.values)))]
+
+
+KnobRange = Uniform | Integers | Choice
+
+#: the knob ranges the league's rule-based players are drawn from, per game: the documented
+#: knobs of ``card_envs/agents/<game>/rules.py``, over the span of the registry's ``knob_mix``
+#: and the defaults (a lapse-free player at one end, a careless one at the other). A game
+#: without an entry has league rule players at the default knobs only.
+KNOB_RANGES: dict[str, dict[str, KnobRange]] = {
+    "uno": {
+        "forget_call": Uniform(0.0, 0.5),
+        "catch_rate": Uniform(0.5, 1.0),
+        "challenge_rate": Uniform(0.0, 0.6),
+    },
+    "tock": {
+        "vigilance": Uniform(0.5, 1.0),
+        "false_knock_rate": Uniform(0.0, 0.1),
+        "cheat_rate": Uniform(0.0, 0.2),
+        "target": Choice(("fewest_cards", "most_cards", "nearest", "random")),
+    },
+    "chipit": {
+        "max_chips": Integers(1, 6),
+        "return_points": Integers(0, 2),
+        "prefer_sets": Choice((True, False)),
+        "mistake_rate": Uniform(0.0, 0.2),
+    },
+}
+
+#: the opponents spec that trains against a league
+LEAGUE = "league"
+
+
+@dataclass(frozen=True)
+class LeagueSettings:
+    """The pool of ``--opponents league`` and how it is sampled (module docstring)."""
+
+    rule_players: int = 6  # rule-based players with drawn knobs, besides the default one
+    snapshots: int = 4  # the learner's most recent snapshots kept in the pool
+    others: tuple[str, ...] = ()  # further specs: random, model:PATH, ...
+    exponent: float = 2.0  # f(p) = (1 - p)^exponent + floor
+    floor: float = 0.05
+    window: int = 200  # games a score averages over
+
+    def check(self, game: GameSpec, num_players: int) -> None:
+        check_int("league_rule_players", self.rule_players, 0, 1000)
+        check_int("league_snapshots", self.snapshots, 0, 1000)
+        check_int("league_window", self.window, 1, 10**9)
+        check_float("league_exponent", self.exponent, 0.0, 10.0)
+        check_float("league_floor", self.floor, 1e-6, 1.0)  # above 0: every entry stays in play
+        for spec in self.others:
+            if spec in ("self", LEAGUE):
+                raise ValueError(
+                    f"league_others takes policy specs, not {spec!r} (snapshots: league_snapshots)"
+                )
+            check_spec(spec, game, num_players, what="league opponent")
+
+
+def league_pool(game: str, settings: LeagueSettings, seed: int) -> list[str]:
+    """The pool's specs at the start of a run (snapshots join later): the default rule-based
+    player, ``rule_players`` with knobs drawn from KNOB_RANGES with ``seed``, then ``others``."""
+    rng = np.random.default_rng([seed, 25])
+    ranges = KNOB_RANGES.get(game, {})
+    drawn = [rule_spec({k: r.draw(rng) for k, r in ranges.items()}) for _ in range(settings.rule_players)]
+    if not ranges:
+        drawn = []
+    return ["rule", *drawn, *settings.others]

@@ -139,6 +139,7 @@ def test_evaluate_stopped_by_ctrl_c_writes_the_games_finished_so_far(tmp_path):
     assert "stopped early" in shown.splitlines()[0]  # the partial table, printed
 
 
+@pytest.mark.slow  # a whole command in a subprocess or a bench; the library side is tested fast
 def test_evaluate_stopped_by_sigterm_writes_the_whole_deals_finished(tmp_path):
     out = tmp_path / "out"
     command = evaluate_command(800, 2, out, "--duplicate")

@@ -188,6 +188,7 @@ def test_an_interrupted_tournament_hands_over_the_games_finished(duplicate, stop
     assert result.agents[0].as_json() == whole.agents[0].as_json()  # the same games as a shorter run
 
 
+@pytest.mark.slow  # a whole command in a subprocess or a bench; the library side is tested fast
 def test_the_duplicate_bench_writes_its_table_into_its_section(tmp_path):
     begin, end = "<!-- bench/duplicate.py: begin -->", "<!-- bench/duplicate.py: end -->"
     doc = tmp_path / "evaluation.md"

@@ -20,6 +20,8 @@ from card_envs.training.run import train
 from card_envs.training.settings import TrainSettings
 
 GAMES = ("uno", "tock", "chipit")
+#: Tock in the fast suite, the slower games (their short runs take 10-25 s) in the slow one
+ONE_FAST = [pytest.param(g, marks=[] if g == "tock" else [pytest.mark.slow]) for g in GAMES]
 TINY_PPO = {"n_steps": 64, "batch_size": 256, "n_epochs": 1, "net_arch": [32]}
 
 
@@ -110,7 +112,7 @@ def play(vec_env: LeagueVecEnv, steps: int) -> tuple[list[tuple[str, ...]], int,
     return tables, ended, scores
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", ONE_FAST)
 def test_each_game_draws_its_opponents_at_its_deal_and_reports_to_them(game):
     vec_env = league_env(game, seed=4)
     tables, ended, scores = play(vec_env, 300)
@@ -178,7 +180,7 @@ def test_train_cli_refuses_a_league_off_the_batched_engine_in_one_line(tmp_path,
     assert not (tmp_path / "never").exists()
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", ONE_FAST)
 def test_a_short_league_run_writes_its_pool_with_weights_and_results(game, tmp_path):
     settings = TrainSettings.from_options(
         recipe="quick",  # the game's recipe (its teacher, if any, briefly), scaled down below

@@ -56,6 +56,7 @@ def test_invalid_ranks_are_caught():
             check_ranks(ranks, 3)
 
 
+@pytest.mark.slow  # a whole command in a subprocess or a bench; the library side is tested fast
 def test_soak_bench_runs_in_workers_and_writes_its_section(tmp_path):
     out = tmp_path / "reliability.md"
     out.write_text("# Reliability\n\nintro\n")

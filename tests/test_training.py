@@ -294,6 +294,7 @@ def test_an_interrupted_run_is_not_a_trained_one_and_runs_again_without_force(tm
     assert (out / "model.zip").exists() and not list(out.glob("partial-*"))
 
 
+@pytest.mark.slow  # a whole command in a subprocess or a bench; the library side is tested fast
 def test_train_and_evaluate_cli(tmp_path, capsys):
     out = tmp_path / "run"
     args = ["--timesteps", "64", "--envs", "1", "--n-steps", "64", "--batch-size", "64", "--net-arch", "16"]

@@ -2,9 +2,10 @@
 
 Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012): the worlds differ in
 the cards the searching seat cannot see, so an action legal in one world may be missing in the
-next. Each child therefore counts how often it was *available* when its parent was visited,
-and UCB1 uses that count in place of the parent's visits (the subset-armed bandit). Returns are
-kept per seat, and each node's decider picks by its own return, so any number of players works.
+next. Each node therefore counts, per action, the visits in which that action was *available*,
+and UCB1 uses that count in place of the node's visits (the subset-armed bandit); PUCT
+renormalizes its prior over the actions available in the world at hand. Returns are kept per
+seat, and each node's decider picks by its own return, so any number of players works.
 """
 
 from __future__ import annotations

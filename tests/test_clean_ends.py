@@ -70,7 +70,7 @@ def test_evaluate_stopped_by_sigterm_leaves_no_worker(tmp_path):
 
 @pytest.mark.slow
 def test_train_stopped_by_sigterm_during_imitation_leaves_no_worker(tmp_path):
-    command = [sys.executable, str(ROOT / "train.py"), "--game", "tock", "--envs", "2"]
+    command = [sys.executable, str(ROOT / "train.py"), "--game", "tock", "--envs", "2", "--teacher", "rule"]
     command += ["--imitation-steps", "5000000", "--out", str(tmp_path / "run")]
     code, workers = stop_with_sigterm(command, 2, tmp_path)
     assert code == 128 + signal.SIGTERM

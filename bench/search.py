@@ -63,9 +63,7 @@ def positions(game: str, count: int, seed: int = 0) -> list[CardGame]:
 
     def keep(g: CardGame) -> None:
         if len(found) < count and len(g.legal_actions()) > 1 and rng.random() < 0.1:
-            copy = cls.from_rules(g.num_players, **g.rules)
-            copy.load_state_dict(g.state_dict(), dealt_holding=g.dealt_holding)
-            found.append(copy)
+            found.append(g.clone())
 
     while len(found) < count:
         play_game(cls(PLAYERS), rule, rng, before_decision=keep)

@@ -75,3 +75,31 @@ def test_mutated_states_all_table_sizes_and_variants(name):
     for players in spec.player_counts():
         for rules in ({}, *spec.rule_mixes):
             check_mutations(name, players, range(6), dict(rules))
+
+
+def test_a_clone_plays_on_exactly_as_the_original_and_leaves_it_alone() -> None:
+    import numpy as np
+
+    from card_envs.core.registry import game_class
+
+    for name in ("uno", "tock", "chipit"):
+        game = game_class(name)(3)
+        game.reset(11)
+        rng = np.random.default_rng(0)
+        for _ in range(30):
+            game.step(int(rng.choice(game.legal_actions())))
+        twin = game.clone()
+        before = game.state_dict()
+        assert twin.state_dict() == before and twin.dealt_holding == game.dealt_holding
+        moves = np.random.default_rng(1)
+        for _ in range(40):
+            if twin.is_over:
+                break
+            twin.step(int(moves.choice(twin.legal_actions())))
+        assert game.state_dict() == before
+        replay, moves = game, np.random.default_rng(1)
+        for _ in range(40):
+            if replay.is_over:
+                break
+            replay.step(int(moves.choice(replay.legal_actions())))
+        assert replay.state_dict() == twin.state_dict()

@@ -332,6 +332,15 @@ class CardGame(ABC):
                 raise
             raise ValueError(f"bad {self.name} state: {error!r}") from error
 
+    def clone(self) -> CardGame:
+        """A new engine of the same table in the same state: position, :attr:`dealt_holding`,
+        seed and generator state (so it plays on as this one would); this one is untouched."""
+        twin = type(self).from_rules(self.num_players, **self.rules)
+        twin.load_state_dict(self.state_dict(), dealt_holding=self._dealt_holding)
+        twin.seed = self.seed
+        twin.rng.bit_generator.state = self.rng.bit_generator.state
+        return twin
+
     def _check_header(self, state: Any) -> None:
         if not isinstance(state, dict):
             raise ValueError(f"a {self.name} state must be a dict, got {type(state).__name__}")

@@ -126,8 +126,7 @@ class SearchPlayer(Policy):
         """A world to simulate in: sampled from the seat's view, or (``perfect``) the true one."""
         if not self.settings.perfect:
             return game.sample_world(seat, rng)
-        world = type(game).from_rules(game.num_players, **game.rules)
-        world.load_state_dict(game.state_dict(), dealt_holding=game.dealt_holding)
+        world = game.clone()
         world.rng = np.random.default_rng(int(rng.integers(SEED_BOUND)))
         return world
 

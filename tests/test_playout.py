@@ -78,15 +78,27 @@ def live_rows(batch: BatchedGame, count: int) -> np.ndarray:
     return np.flatnonzero(batch.masks[:count].any(axis=1))[::-1].astype(np.int64)
 
 
-def stepped_play_out(batch: BatchedGame, rows: np.ndarray, twin: BatchedPolicy) -> PlayOut:
-    """The loop around ``step()`` that ``play_out`` replaces (as the search's rollouts wrote it)."""
+def stepped_play_out(
+    batch: BatchedGame, rows: np.ndarray, twin: BatchedPolicy | list[BatchedPolicy]
+) -> PlayOut:
+    """The loop around ``step()`` that ``play_out`` replaces (as the search's rollouts wrote it);
+    with one twin per seat, each row asks its decider's twin alone."""
+    seat_twins = twin if isinstance(twin, list) else [twin] * batch.num_players
     start = batch.steps[rows].copy()
     ranks = np.zeros((rows.size, batch.num_players), np.int64)
     truncated = np.zeros(rows.size, bool)
     live = np.arange(rows.size)
     while live.size:
         played = rows[live]
-        actions = twin.act(batch.observations[played], batch.masks[played], batch.generators, played)
+        actions = np.array(
+            [
+                seat_twins[batch.current_players[b]].act(
+                    batch.observations[[b]], batch.masks[[b]], batch.generators, np.array([b])
+                )[0]
+                for b in played.tolist()
+            ],
+            dtype=np.int64,
+        )
         result = batch.step(actions, played, reset_ended=False)
         ranks[live[result.ended]] = result.ranks[result.ended]
         truncated[live[result.ended]] = result.truncated[result.ended]
@@ -146,6 +158,61 @@ def test_truncated_play_outs_count_from_each_rows_steps_and_rank_as_step_does(na
     assert any(r.truncated.any() for r in results)
     for r in results:  # 12 steps in all, 4 (or fewer, where a row ended) of them before the play-out
         assert (r.steps[r.truncated] <= 12).all() and (r.steps[r.truncated] >= 8).all()
+
+
+@pytest.mark.parametrize("name", batched_games())
+def test_each_seat_plays_with_its_own_knobs_compiled_or_stepped(name: str) -> None:
+    """One twin per seat (the searching seat lapse-free, say): the same play-outs as asking
+    each row's decider's twin alone, in one compiled call and through the stepped fallback."""
+    n = game_spec(name).engine_class().default_players
+    kinds = twins(name, n)[:-1]  # the rule agent at its default knobs and its knob mix
+    seated = [kinds[seat % len(kinds)] for seat in range(n)]
+    states = mid_game_states(name, n, range(4), {})
+    stepped = loaded(name, n, {}, states, None, 0)
+    rows = live_rows(stepped, len(states))
+    expected = stepped_play_out(stepped, rows, seated)
+    for players in (seated, [SteppedOnly(t) for t in seated]):
+        batch = loaded(name, n, {}, states, None, 0)
+        result = batch.play_out(rows, players)
+        for field in PlayOut._fields:
+            np.testing.assert_array_equal(getattr(result, field), getattr(expected, field), err_msg=name)
+        assert_same_rows(batch, stepped, f"{name} seated {players!r}")
+    fresh = loaded(name, n, {}, states, None, 0)
+    with pytest.raises(ValueError, match=f"one player or {n}"):
+        fresh.play_out(rows, seated[:-1])
+    mixed = [BatchedRandomAgent(), *seated[1:]]  # two kinds of player: stepped, seat by seat
+    assert (fresh.play_out(rows, mixed).steps > 0).all()
+
+
+class NoStateArrays:
+    """A game's kernels without the ``state`` tuple: ``copy_row`` must go through the codec."""
+
+    def __init__(self, kernels: Any) -> None:
+        self._kernels = kernels
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "state":
+            raise AttributeError(name)
+        return getattr(self._kernels, name)
+
+
+@pytest.mark.parametrize("name", batched_games())
+def test_a_copied_row_is_the_same_game_and_plays_on_alike(name: str) -> None:
+    n = game_spec(name).engine_class().default_players
+    for codec in (False, True):
+        batch = loaded(name, n, {}, mid_game_states(name, n, range(3), {}), None, 2)
+        if codec:
+            batch.kernels = NoStateArrays(batch.kernels)  # type: ignore[assignment]
+        source = int(live_rows(batch, 3)[0])
+        others = [b for b in range(batch.batch_size) if b != source][:2]
+        batch.copy_row(source, others)
+        for b in others:
+            assert batch.state_dict(b) == batch.state_dict(source), (name, codec)
+            assert batch.engine(b).rng.bit_generator.state == batch.engine(source).rng.bit_generator.state
+            for field in ("observations", "masks", "current_players", "steps", "seeds"):
+                np.testing.assert_array_equal(getattr(batch, field)[b], getattr(batch, field)[source])
+        played = batch.play_out(np.array([source, *others], np.int64), twins(name, n)[0])
+        assert len({tuple(r) for r in played.ranks.tolist()}) == 1 and len(set(played.steps.tolist())) == 1
 
 
 def test_the_loop_compiles_once_per_game_and_player_kind_not_per_knob_setting() -> None:

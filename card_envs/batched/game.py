@@ -20,6 +20,7 @@ reference engine accepts into row ``b``, and play goes on from there in both ali
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, NamedTuple, Protocol
 
 import numpy as np
@@ -56,6 +57,22 @@ class PlayOut(NamedTuple):
     steps: np.ndarray  # [R] the actions taken in it
 
 
+#: who plays a :meth:`BatchedGame.play_out`: one player in every seat, or one per seat
+PlayOutPlayers = BatchedPolicy | Policy | Sequence[BatchedPolicy | Policy]
+
+
+def seated_row_act(twins: Sequence[BatchedPolicy]) -> tuple[tuple[Any, ...], Any] | None:
+    """``(seat_a, act1)`` for the compiled play-out where every seat's twin has a row act and
+    all share one ``act1`` (one kind of player at per-seat knobs); else None (stepped)."""
+    acts = [twin.row_act() for twin in twins]
+    if any(act is None for act in acts):
+        return None
+    act1 = acts[0][1]  # type: ignore[index]
+    if any(act[1] is not act1 for act in acts):  # type: ignore[index]
+        return None
+    return tuple(act[0] for act in acts), act1  # type: ignore[index]
+
+
 class Kernels(Protocol):
     """What a game's kernels class answers (``GameSpec.batched`` names it; docs/architecture.md)."""
 
@@ -77,6 +94,8 @@ class Kernels(Protocol):
 
     # optional: row_functions() -> (k, step1, write1, over1, ranks1), one row's rules for a
     # compiled play-out (BatchedGame.play_out); without it, play-outs are stepped
+    # optional: state, a tuple of arrays holding one row per game (the built-in games' NamedTuple
+    # of arrays), which BatchedGame.copy_row copies row by row; without it, through the codec
 
     def load(self, index: int, state: dict[str, Any], /) -> None: ...
 
@@ -215,31 +234,33 @@ class BatchedGame:
             self.masks[rows[truncated]] = 0
         return BatchStep(rows, rewards, over, truncated, ranks)
 
-    def play_out(self, rows: Any, twin: BatchedPolicy | Policy) -> PlayOut:
-        """Play every game in ``rows`` to its end with ``twin`` in every seat, as :meth:`step`
-        with ``reset_ended=False`` would, step after step: the same ranks (truncation ranks for a
-        game that reaches ``max_steps``, counted from its :attr:`steps`), and afterwards the same
-        state, generators, observations, masks and step counts.
+    def play_out(self, rows: Any, players: PlayOutPlayers) -> PlayOut:
+        """Play every game in ``rows`` to its end with ``players`` (one player in every seat, or a
+        sequence of one per seat), as :meth:`step` with ``reset_ended=False`` would, step after
+        step: the same ranks (truncation ranks for a game that reaches ``max_steps``, counted from
+        its :attr:`steps`), and afterwards the same state, generators, observations, masks and
+        step counts.
 
-        In one compiled call where the game's kernels and the twin offer row functions
-        (``row_functions()``, :meth:`BatchedPolicy.row_act`), else stepped from Python.
-        ``rows`` are checked as :meth:`step` checks them, and a game that has ended (no legal
-        action) is refused with :class:`IllegalActionError`; then no game changes.
+        In one compiled call where the game's kernels offer row functions (``row_functions()``)
+        and every seat's twin offers the same row act (:meth:`BatchedPolicy.row_act`: one kind
+        of player, each seat with its own knobs), else stepped from Python. ``rows`` are checked
+        as :meth:`step` checks them, and a game that has ended (no legal action) is refused with
+        :class:`IllegalActionError`; then no game changes.
         """
         if not self._started:
             raise RuntimeError("call reset() before play_out()")
         rows = self._check_rows(rows)
+        twins = self._seat_twins(players)
         ended = ~self.masks[rows].any(axis=1)
         if ended.any():
             raise IllegalActionError(
                 f"game {int(rows[np.flatnonzero(ended)[0]])} has ended: nothing to play out"
                 " (deal or load it first)"
             )
-        twin = batched_policy(twin)
         game_functions = getattr(self.kernels, "row_functions", None)
-        player = twin.row_act()
+        player = seated_row_act(twins)
         if game_functions is None or player is None:
-            return self._step_out(rows, twin)
+            return self._step_out(rows, twins)
         start = self.steps[rows]
         ranks = np.zeros((rows.size, self.num_players), np.int64)
         truncated = np.zeros(rows.size, np.bool_)
@@ -249,15 +270,36 @@ class BatchedGame:
         )  # fmt: skip
         return PlayOut(ranks, truncated, self.steps[rows] - start)
 
-    def _step_out(self, rows: np.ndarray, twin: BatchedPolicy) -> PlayOut:
-        """:meth:`play_out` step by step (a twin or a game without row functions)."""
+    def _seat_twins(self, players: PlayOutPlayers) -> list[BatchedPolicy]:
+        """One twin per seat: ``players`` in every seat, or one of ``players`` per seat."""
+        if isinstance(players, (BatchedPolicy, Policy)):
+            return [batched_policy(players)] * self.num_players
+        players = list(players)
+        if len(players) != self.num_players:
+            raise ValueError(
+                f"play_out needs one player or {self.num_players} (one per seat), got {len(players)}"
+            )
+        return [batched_policy(p) for p in players]
+
+    def _step_out(self, rows: np.ndarray, twins: list[BatchedPolicy]) -> PlayOut:
+        """:meth:`play_out` step by step (twins or a game without row functions); each step
+        asks every distinct twin for the rows where one of its seats decides."""
         start = self.steps[rows]
         ranks = np.zeros((rows.size, self.num_players), np.int64)
         truncated = np.zeros(rows.size, np.bool_)
         live = np.arange(rows.size)
+        seats_of: dict[int, tuple[BatchedPolicy, list[int]]] = {}
+        for seat, twin in enumerate(twins):
+            seats_of.setdefault(id(twin), (twin, []))[1].append(seat)
         while live.size:
             played = rows[live]
-            actions = twin.act(self.observations[played], self.masks[played], self.generators, played)
+            actions = np.empty(played.size, np.int64)
+            deciders = self.current_players[played]
+            for twin, seats in seats_of.values():
+                mine = np.flatnonzero(np.isin(deciders, seats))
+                if mine.size:
+                    on = played[mine]
+                    actions[mine] = twin.act(self.observations[on], self.masks[on], self.generators, on)
             result = self.step(actions, played, reset_ended=False)
             ended = result.ended
             ranks[live[ended]] = result.ranks[ended]
@@ -356,6 +398,27 @@ class BatchedGame:
         self.steps[index] = 0
         self.dealt_holding[index] = game.dealt_holding
         self.kernels.write(np.array([index], np.int64), self.observations, self.masks, self.current_players)
+
+    def copy_row(self, source: int, rows: Any) -> None:
+        """Make each game of ``rows`` an exact copy of game ``source``: its state, generator,
+        deal seed, step count, observation, mask and decider (a search plays several moves
+        from one loaded position this way, each in a row of its own)."""
+        source = check_int("source", source, 0, self.batch_size - 1)
+        rows = self._check_rows(rows)
+        arrays = getattr(self.kernels, "state", None)
+        if isinstance(arrays, tuple):
+            for array in arrays:
+                array[rows] = array[source]
+        else:
+            state = self.kernels.state_dict(source)
+            for row in rows.tolist():
+                self.kernels.load(row, state)
+        generator = self._generator_objects[source].bit_generator.state
+        for row in rows.tolist():
+            self._generator_objects[row].bit_generator.state = generator
+        for per_game in (self.seeds, self.steps, self.dealt_holding, self.observations, self.masks):
+            per_game[rows] = per_game[source]
+        self.current_players[rows] = self.current_players[source]
 
     def _new_engine(self) -> CardGame:
         """A fresh reference engine of this batch's table and rules."""

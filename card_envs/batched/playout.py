@@ -20,19 +20,22 @@ from numba import njit
 @njit
 def play_rows(game, player, rows, gens, observations, masks, current, steps, max_steps, ranks, truncated):
     """Play each game ``rows[i]`` to its end as :meth:`BatchedGame.step` steps it, one action at
-    a time by ``player``'s act; ``ranks[i]``/``truncated[i]`` as ``step()`` gives them at the end.
+    a time by the deciding seat's player; ``ranks[i]``/``truncated[i]`` as ``step()`` gives them
+    at the end.
 
-    ``game`` = ``(k, step1, write1, over1, ranks1)``, ``player`` = ``(a, act1)``. Each row's
-    observation, mask, decider and step count are kept as ``step()`` leaves them (a truncated
-    row's mask emptied), and it draws only from its own generator, in the same order.
+    ``game`` = ``(k, step1, write1, over1, ranks1)``, ``player`` = ``(seat_a, act1)``: one act
+    for every seat, with each seat's own knobs ``seat_a[seat]`` (a tuple of one ``a`` per seat,
+    all of one type: the same kind of player at different knobs). Each row's observation, mask,
+    decider and step count are kept as ``step()`` leaves them (a truncated row's mask emptied),
+    and it draws only from its own generator, in the same order.
     """
     k, step1, write1, over1, ranks1 = game
-    a, act1 = player
+    seat_a, act1 = player
     for i in range(rows.size):
         b = rows[i]
         gen = gens[b]
         while True:
-            step1(k, b, act1(a, observations[b], masks[b], gen), gen)
+            step1(k, b, act1(seat_a[current[b]], observations[b], masks[b], gen), gen)
             steps[b] += 1
             over = over1(k, b)
             current[b] = write1(k, b, observations[b], masks[b])

@@ -1,9 +1,12 @@
-"""The search player (information-set MCTS): budgets kept, seeded, blind to hidden cards.
+"""The search players (sequential halving in shared worlds, and information-set MCTS): budgets
+kept, seeded, blind to hidden cards.
 
 Strength is measured by ``bench/search.py``; these tests check behaviour: one simulation
-plays the rollout player's move, the simulations asked for are the simulations run, the same
-seed gives the same move, two true states the seat cannot tell apart give the same move, and
-search players sit at every table of every game through the specs and the play loop.
+plays the own player's move, the simulations asked for are the simulations run, every root
+move is compared in the same worlds, a move replaces the own player's only when it is
+clearly better, the same seed gives the same move, two true states the seat cannot tell
+apart give the same move, and search players sit at every table of every game through the
+specs and the play loop.
 """
 
 from __future__ import annotations
@@ -13,8 +16,10 @@ from typing import Any
 import numpy as np
 import pytest
 
+from card_envs.agents.registry import rule_agent_spec
 from card_envs.agents.search import SearchPlayer, SearchSettings
-from card_envs.agents.specs import check_spec, make_policy
+from card_envs.agents.search.halving import Halving
+from card_envs.agents.specs import check_spec, make_policy, rule_spec
 from card_envs.core.game import CardGame
 from card_envs.core.play import play_game
 from card_envs.games.chipit.engine import ChipItGame
@@ -39,7 +44,7 @@ def searcher(game: type[CardGame], n: int, **knobs: Any) -> SearchPlayer:
     return SearchPlayer(game.name, n, SearchSettings.from_knobs({**player.settings.to_json(), **knobs}))
 
 
-@pytest.mark.parametrize("algo", ["puct", "uct"])
+@pytest.mark.parametrize("algo", ["halving", "puct", "uct"])
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
 def test_one_simulation_plays_the_rollout_players_move(game: type[CardGame], algo: str) -> None:
     heuristic = make_policy("heuristic", game.name, 4)  # draws no random numbers
@@ -49,8 +54,65 @@ def test_one_simulation_plays_the_rollout_players_move(game: type[CardGame], alg
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
-def test_the_budget_is_the_simulations_run_and_the_root_visits(game: type[CardGame]) -> None:
+def test_one_simulation_plays_the_sound_rule_players_move(game: type[CardGame]) -> None:
+    """The own seat's player is the rule agent without lapses (``own=sound``): its move is
+    the search's default move, not the default knobs' slip."""
+    sound = make_policy(rule_spec(dict(rule_agent_spec(game.name).sound_knobs)), game.name, 4)
+    player = searcher(game, 4, sims=1)
+    for i, g in enumerate(decisions(game, 4, 6)):
+        expected = sound.act_in(g, np.random.default_rng(i))
+        assert player._candidates(g, np.random.default_rng(i))[0] == expected
+        assert player.search(g, np.random.default_rng(i)) == expected
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
+def test_halving_spends_its_budget_on_every_move_in_the_same_worlds(game: type[CardGame]) -> None:
     player = searcher(game, 4, sims=45, leaves=8)
+    g = decisions(game, 4, 1)[0]
+    before = g.state_dict()
+    action = player.search(g, np.random.default_rng(3))
+    stats = player.last
+    assert stats is not None and action in g.legal_actions()
+    candidates = min(len(g.legal_actions()), player.settings.width)
+    assert 45 - candidates < stats.sims <= 45 and sum(stats.visits.values()) == stats.sims
+    assert len(stats.visits) == candidates  # every candidate had its first round
+    assert g.state_dict() == before  # the true game is never stepped
+
+
+def fixed_halving(rewards: dict[int, list[float]], z: float, sims: int) -> tuple[int, Halving]:
+    """A halving whose move ``a`` in world ``k`` is worth ``rewards[a][k]`` (world k: the k-th drawn)."""
+    worlds = iter(range(10**6))
+
+    def play(drawn: list[int], moves: list[list[int]]) -> list[list[float]]:
+        return [[rewards[a][k] for a in its] for k, its in zip(drawn, moves, strict=True)]
+
+    search = Halving(list(rewards), lambda: next(worlds), play)  # type: ignore[arg-type]
+    search.run(sims, None)
+    return search.choice(z), search
+
+
+def test_halving_keeps_the_own_move_unless_another_is_better_by_z_standard_errors() -> None:
+    noise = np.random.default_rng(0).normal(0, 0.5, 200)
+    own, better, worse = noise.tolist(), (noise + 0.2).tolist(), (noise - 0.5).tolist()
+    assert fixed_halving({0: own, 1: worse, 2: better}, z=2.0, sims=60)[0] == 2  # same worlds: clear
+    own_apart = np.random.default_rng(1).normal(0, 0.5, 200).tolist()  # other worlds' luck: unclear
+    assert fixed_halving({0: own_apart, 1: worse, 2: better}, z=2.0, sims=60)[0] == 0
+    slightly = noise + 0.01 + np.random.default_rng(2).normal(0, 0.3, 200)  # a hair better, noisily
+    assert fixed_halving({0: own, 2: slightly.tolist()}, z=2.0, sims=60)[0] == 0
+
+
+def test_halving_drops_the_worse_half_each_round_but_never_the_own_move() -> None:
+    base = np.zeros(100)
+    rewards = {0: (base - 0.3).tolist(), **{a: (base + a / 10).tolist() for a in range(1, 8)}}
+    choice, search = fixed_halving(rewards, z=1.0, sims=70)
+    visits = search.visits()
+    assert choice == 7 and visits[7] == visits[0] == max(visits.values())
+    assert all(visits[a] < visits[7] for a in range(1, 7)) and sum(visits.values()) <= 70
+
+
+@pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
+def test_the_budget_is_the_simulations_run_and_the_root_visits(game: type[CardGame]) -> None:
+    player = searcher(game, 4, sims=45, leaves=8, algo="puct")
     g = decisions(game, 4, 1)[0]
     before = g.state_dict()
     action = player.search(g, np.random.default_rng(3))
@@ -62,9 +124,18 @@ def test_the_budget_is_the_simulations_run_and_the_root_visits(game: type[CardGa
 
 
 def test_a_time_budget_runs_whole_waves_until_the_time_is_up() -> None:
-    player = searcher(UnoGame, 3, sims=None, ms=1.0, leaves=4)
+    player = searcher(UnoGame, 3, sims=None, ms=1.0, leaves=4, algo="puct")
     player.search(decisions(UnoGame, 3, 1)[0], np.random.default_rng(0))
     assert player.last is not None and player.last.sims % 4 == 0 and player.last.sims >= 4
+
+
+def test_a_time_budget_for_halving_scales_the_rounds_to_the_measured_speed() -> None:
+    g = decisions(TockGame, 4, 1)[0]
+    quick, slow = searcher(TockGame, 4, sims=None, ms=1.0), searcher(TockGame, 4, sims=None, ms=400.0)
+    quick.search(g, np.random.default_rng(0))  # compiles the rollouts first
+    slow.search(g, np.random.default_rng(0))
+    assert quick.last is not None and slow.last is not None
+    assert slow.last.sims > quick.last.sims >= 2 * len(g.legal_actions())  # the probe round at least
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)
@@ -149,6 +220,10 @@ def test_a_seeded_game_with_search_players_replays_exactly() -> None:
         ("search:sims=10:ms=5", "one budget"),
         ("search:rollout=smart", "rollout must be one of"),
         ("search:algo=alphazero", "algo must be one of"),
+        ("search:own=perfect", "own must be one of"),
+        ("search:width=1", "search width"),
+        ("search:z=-1", "search z"),
+        ("search:horizon=0", "search horizon"),
         ("search:prior=net", "needs net=RUN_DIR"),
         ("search:rollout=net:net=/no/such/run", "search net"),
         ("search:sims", "key=value"),

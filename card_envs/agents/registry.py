@@ -29,12 +29,15 @@ class RuleAgentSpec:
             every draw comes from the generator it is handed).
         knob_mix: knob settings other than the defaults, one per opponent seat of the
             learning benchmark's "other knobs" line-up.
+        sound_knobs: the default knobs with every human lapse switched off (it never forgets,
+            never cheats, never misses a catch): how a search player plays its own seat.
     """
 
     game: str
     agent: type[Policy]
     random_knobs: Mapping[str, Any] = field(default_factory=dict)
     knob_mix: tuple[Mapping[str, Any], ...] = ()
+    sound_knobs: Mapping[str, Any] = field(default_factory=dict)
 
 
 _AGENTS: dict[str, RuleAgentSpec] = {}

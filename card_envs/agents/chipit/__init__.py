@@ -15,6 +15,7 @@ SPEC = register_rule_agent(
             {"max_chips": 1, "return_points": 1},
             {"mistake_rate": 0.1},
         ),
+        sound_knobs={"mistake_rate": 0.0},
     )
 )
 

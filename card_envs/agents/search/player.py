@@ -1,10 +1,12 @@
-"""The search player: information-set MCTS as a :class:`~card_envs.core.policy.Policy`.
+"""The search player: search over sampled worlds as a :class:`~card_envs.core.policy.Policy`.
 
 Each simulation samples a world the searching seat cannot tell from the true one
 (:meth:`CardGame.sample_world`: built from the seat's own view, so the search never reads a
-hidden card), walks it down the shared tree (:mod:`.tree`), adds one node, and values it by a
-rollout (:mod:`.rollouts`). A wave of ``leaves`` simulations is rolled out together on the
-compiled batched engine. The move played is the most visited at the root.
+hidden card) and values a position in it by a rollout (:mod:`.rollouts`), many rolled out
+together on the compiled batched engine. With ``algo=halving`` (the default) the root moves
+are compared in the same worlds and the budget is spent by sequential halving
+(:mod:`.halving`); with ``puct`` or ``uct`` each simulation walks its world down one shared
+tree (:mod:`.tree`, information-set MCTS), adds a node, and the most visited root move is played.
 
 All randomness comes from one seed drawn from the play loop's generator, so a seeded game
 with search players replays exactly (with a ``sims`` budget; an ``ms`` budget depends on
@@ -20,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from card_envs.agents.search.halving import Halving
 from card_envs.agents.search.rollouts import Rollouts, make_rollouts
 from card_envs.agents.search.settings import PRIOR_MIX, SearchSettings
 from card_envs.agents.search.tree import Node, count_available, most_visited, select_puct, select_uct, untried
@@ -63,12 +66,14 @@ class SearchPlayer(Policy):
         self.last: SearchStats | None = None
         self._rollouts: dict[str, Rollouts] = {}
         self._rollout_policy: Policy | None = None
+        self._own_policy: Policy | None = None
         self._network: Any = None
 
     def __repr__(self) -> str:
         s = self.settings
         budget = f"sims={s.sims}" if s.sims is not None else f"ms={s.ms}"
-        return f"SearchPlayer({budget}, algo={s.algo}, rollout={s.rollout}{', perfect' if s.perfect else ''})"
+        perfect = ", perfect" if s.perfect else ""
+        return f"SearchPlayer({budget}, algo={s.algo}, rollout={s.rollout}, own={s.own}{perfect})"
 
     def check_table(self, game: CardGame) -> None:
         if game.name != self.spec.name or game.num_players != self.num_players:
@@ -92,6 +97,43 @@ class SearchPlayer(Policy):
     # ------------------------------------------------------------------ the search
     def search(self, game: CardGame, rng: np.random.Generator) -> int:
         """The move of ``game.current_player`` after a search drawing from ``rng`` alone."""
+        if self.settings.algo == "halving":
+            return self._halving(game, rng)
+        return self._tree_search(game, rng)
+
+    def _halving(self, game: CardGame, rng: np.random.Generator) -> int:
+        """Sequential halving over the root moves in shared worlds (:mod:`.halving`)."""
+        start = time.perf_counter()
+        s = self.settings
+        seat = game.current_player
+        rollouts = self._rollouts_for(game)
+        search = Halving(
+            self._candidates(game, rng),
+            lambda: self._world(game, seat, rng),
+            lambda worlds, moves: [
+                v[:, seat].tolist() for v in rollouts.values_after(worlds, moves, seat, rng)
+            ],
+        )
+        search.run(s.sims, s.ms)
+        self.last = SearchStats(search.sims, 1, time.perf_counter() - start, 0, search.visits())
+        return search.choice(s.z)
+
+    def _candidates(self, game: CardGame, rng: np.random.Generator) -> list[int]:
+        """The root moves halving compares: the own player's first, then up to ``width - 1``
+        others (the network's most probable with ``prior=net``, else drawn at random)."""
+        default = self._own_player().act_in(game, rng)
+        others = [a for a in game.legal_actions() if a != default]
+        room = self.settings.width - 1
+        if len(others) > room:
+            if self.settings.prior == "net":
+                probabilities = self._prior(game, rng)
+                others = sorted(others, key=lambda a: -probabilities[a])[:room]
+            else:
+                others = [others[i] for i in sorted(rng.choice(len(others), room, replace=False).tolist())]
+        return [default, *others]
+
+    def _tree_search(self, game: CardGame, rng: np.random.Generator) -> int:
+        """Information-set MCTS: one tree shared by the sampled worlds (:mod:`.tree`)."""
         start = time.perf_counter()
         s = self.settings
         seat = game.current_player
@@ -105,9 +147,9 @@ class SearchPlayer(Policy):
             paths, worlds = [], []
             for _ in range(wave):
                 world = self._world(game, seat, rng)
-                paths.append(self._descend(root, world, rng))
+                paths.append(self._descend(root, world, seat, rng))
                 worlds.append(world)
-            for path, value in zip(paths, rollouts.values(worlds, rng), strict=True):
+            for path, value in zip(paths, rollouts.values(worlds, seat, rng), strict=True):
                 for node in path:
                     node.pending -= 1
                     node.visits += 1
@@ -130,7 +172,7 @@ class SearchPlayer(Policy):
         world.rng = np.random.default_rng(int(rng.integers(SEED_BOUND)))
         return world
 
-    def _descend(self, root: Node, world: CardGame, rng: np.random.Generator) -> list[Node]:
+    def _descend(self, root: Node, world: CardGame, searcher: int, rng: np.random.Generator) -> list[Node]:
         """Walk ``world`` down the tree to a new node (or the game's end); the nodes passed."""
         s = self.settings
         path = [root]  # the root's own mean is PUCT's value of its untried moves
@@ -140,7 +182,7 @@ class SearchPlayer(Policy):
             seat = world.current_player
             if s.algo == "puct":
                 if node.prior is None:
-                    node.prior = self._prior(world, rng)
+                    node.prior = self._prior(world, rng, own=seat == searcher)
                 action = select_puct(node, legal, seat, s.c, legal_prior(node.prior, legal))
                 taken = node.children.get(action)
                 fresh = taken is None or taken.visits + taken.pending == 0
@@ -148,7 +190,10 @@ class SearchPlayer(Policy):
                 count_available(node, legal)
                 new = untried(node, legal)
                 fresh = bool(new)
-                action = self._expansion(world, new, rng) if new else select_uct(node, legal, seat, s.c)
+                if new:
+                    action = self._expansion(world, new, seat == searcher, rng)
+                else:
+                    action = select_uct(node, legal, seat, s.c)
             node = node.child(action)
             node.pending += 1
             path.append(node)
@@ -157,10 +202,10 @@ class SearchPlayer(Policy):
                 break
         return path
 
-    def _expansion(self, world: CardGame, new: list[int], rng: np.random.Generator) -> int:
-        """The untried action a simulation adds: the rollout player's own choice first (so one
-        simulation plays as the rollout player would), else one drawn uniformly."""
-        choice = self._rollout_player().act_in(world, rng)
+    def _expansion(self, world: CardGame, new: list[int], own: bool, rng: np.random.Generator) -> int:
+        """The untried action a simulation adds: the decider's rollout player's own choice first
+        (so one simulation plays as the own player would), else one drawn uniformly."""
+        choice = (self._own_player() if own else self._rollout_player()).act_in(world, rng)
         if choice in new:
             return choice
         return new[int(rng.integers(len(new)))]
@@ -170,20 +215,41 @@ class SearchPlayer(Policy):
         key = json.dumps([game.num_players, game.rules], sort_keys=True, default=str)
         if key not in self._rollouts:
             self.check_table(game)
-            self._rollouts[key] = make_rollouts(self.spec, game, self._rollout_player(), self.settings.leaves)
+            self._rollouts[key] = make_rollouts(
+                self.spec, game, self._rollout_player(), self._own_player(),
+                max(self.settings.leaves, self.settings.width), self.settings.horizon,
+            )  # fmt: skip
         return self._rollouts[key]
 
     def _rollout_player(self) -> Policy:
+        """Who plays the other seats of a rollout (``rollout``)."""
         if self._rollout_policy is None:
-            from card_envs.agents.specs import make_policy  # specs builds search players too
-
-            rollout = self.settings.rollout
-            spec = f"greedy:{self.settings.net}" if rollout == "net" else rollout
-            self._rollout_policy = make_policy(spec, self.spec, self.num_players)
+            self._rollout_policy = self._player(self._rollout_spec())
         return self._rollout_policy
 
-    def _prior(self, world: CardGame, rng: np.random.Generator) -> np.ndarray:
-        """PUCT's prior over all actions for the decider of ``world`` (:data:`PRIORS`)."""
+    def _own_player(self) -> Policy:
+        """Who plays the searching seat in rollouts, and its default move (``own``)."""
+        if self._own_policy is None:
+            spec = self._rollout_spec()
+            if self.settings.own == "sound" and spec == "rule":
+                from card_envs.agents.registry import rule_agent_spec
+                from card_envs.agents.specs import rule_spec
+
+                spec = rule_spec(dict(rule_agent_spec(self.spec).sound_knobs))
+            self._own_policy = self._player(spec)
+        return self._own_policy
+
+    def _rollout_spec(self) -> str:
+        return f"greedy:{self.settings.net}" if self.settings.rollout == "net" else self.settings.rollout
+
+    def _player(self, spec: str) -> Policy:
+        from card_envs.agents.specs import make_policy  # specs builds search players too
+
+        return make_policy(spec, self.spec, self.num_players)
+
+    def _prior(self, world: CardGame, rng: np.random.Generator, own: bool = True) -> np.ndarray:
+        """PUCT's prior over all actions for the decider of ``world`` (:data:`PRIORS`); ``own``:
+        the decider is the searching seat (its rollout player is its own player)."""
         legal = world.legal_actions()
         prior = np.zeros(world.num_actions)
         if self.settings.prior == "net":
@@ -197,7 +263,8 @@ class SearchPlayer(Policy):
         prior[legal] = 1.0 / len(legal)
         if self.settings.prior == "rollout":
             prior *= PRIOR_MIX
-            prior[self._rollout_player().act_in(world, rng)] += 1.0 - PRIOR_MIX
+            player = self._own_player() if own else self._rollout_player()
+            prior[player.act_in(world, rng)] += 1.0 - PRIOR_MIX
         return prior
 
 

@@ -15,6 +15,7 @@ SPEC = register_rule_agent(
             {"vigilance": 0.5, "cheat_rate": 0.2, "target": "nearest"},
             {"false_knock_rate": 0.1, "target": "most_cards"},
         ),
+        sound_knobs={"vigilance": 1.0, "false_knock_rate": 0.0, "cheat_rate": 0.0},
     )
 )
 

@@ -15,6 +15,7 @@ SPEC = register_rule_agent(
             {"forget_call": 0.3, "challenge_rate": 0.6},
             {"catch_rate": 0.5, "challenge_rate": 0.0},
         ),
+        sound_knobs={"forget_call": 0.0, "catch_rate": 1.0},
     )
 )
 

@@ -30,6 +30,7 @@ with the same train.py command is kept, so a changed bench trains only the runs 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import sys
 import time
@@ -215,6 +216,85 @@ def bench_game(game: str, args: argparse.Namespace, runs: Path, out_dir: Path) -
     )
     plot_learning_curve(curves, out_dir / f"{name}-curve.png", curve_title)
     return out
+
+
+def time_to_win(game: str, args: argparse.Namespace, runs: Path) -> dict[str, Any]:
+    """Train ``game`` with its full recipe until an evaluation (--ttw-games against three
+    rule-based players, every --ttw-every steps) has its interval above 0, at most --ttw-minutes;
+    then confirm the agent on --ttw-confirm new games (the first of many looks to cross 0 may
+    be luck). Times are wall time of training and imitation, evaluations left out."""
+    settings = TrainSettings.from_options(
+        game=game, num_players=args.players, recipe="full", seed=args.seed, eval_every=args.ttw_every,
+        eval_games=args.ttw_games, stop_when_ahead=True, max_minutes=args.ttw_minutes,
+        **({"timesteps": 4096, "imitation_steps": 500, "envs": 4} if args.quick else {}),
+    )  # fmt: skip
+    run = runs / f"{table_name(game, args.players)}-time-to-win"
+    print(f"== {game}: time to a winning agent (at most {args.ttw_minutes:g} minutes)", flush=True)
+    train(settings, run, force=True, progress=False)
+    with (run / CURVE).open() as file:
+        rows = list(csv.DictReader(file))
+    last = rows[-1]
+    ahead = next((r for r in rows if float(r["reward_low"]) > 0), None)
+    out: dict[str, Any] = {
+        "game": game,
+        "players": args.players,
+        "command": f"python train.py --game {game} --players {args.players} --recipe full --seed {args.seed}"
+        f" --eval-every {args.ttw_every} --eval-games {args.ttw_games} --stop-when-ahead"
+        f" --max-minutes {args.ttw_minutes:g}",
+        "evaluations": len(rows),
+        "steps_per_second": round(int(last["steps"]) / max(float(last["seconds"]), 1e-9)),
+        "ahead": None,
+    }
+    if ahead is not None:
+        confirm = judge(game, [f"greedy:{run}", *["rule"] * (args.players - 1)], args.ttw_confirm, 7, args)
+        reward = confirm.agents[0].mean_reward
+        out["ahead"] = {
+            "steps": int(ahead["steps"]),
+            "seconds": float(ahead["seconds"]),
+            "mean_reward": float(ahead["mean_reward"]),
+            "low": float(ahead["reward_low"]),
+            "high": float(ahead["reward_high"]),
+            "confirm": {
+                "games": confirm.games,
+                "value": reward.value,
+                "low": reward.low,
+                "high": reward.high,
+            },
+        }
+    print(f"   {json.dumps(out)}", flush=True)
+    return out
+
+
+def time_to_win_page(results: list[dict[str, Any]], argv: list[str]) -> str:
+    lines = [
+        "# Time to a winning agent",
+        "",
+        f"`python bench/learning.py {' '.join(argv)}` on the project's 2-core machine: each game trained"
+        " with its full recipe (`train.py --game G --recipe full`), evaluated against three rule-based"
+        " players at their default knobs every few PPO steps, and stopped at the first evaluation whose"
+        " mean-reward interval lies above 0 (`--stop-when-ahead`). Wall time counts imitation and PPO,"
+        " not the evaluations. The agent is then confirmed on new deals.",
+        "",
+        "| game | wall time to ahead | PPO steps | the evaluation that crossed | confirmed on new deals"
+        " | learner steps/s | command |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        a = r["ahead"]
+        if a is None:
+            lines.append(
+                f"| {r['game']} | not within the budget ({r['evaluations']} evaluations) | | | |"
+                f" {r['steps_per_second']:,} | `{r['command']}` |"
+            )
+            continue
+        c = a["confirm"]
+        lines.append(
+            f"| {r['game']} | **{a['seconds'] / 60:.1f} min** | {a['steps']:,} |"
+            f" {a['mean_reward']:+.3f} ({a['low']:+.3f}..{a['high']:+.3f}) |"
+            f" {c['value']:+.3f} ({c['low']:+.3f}..{c['high']:+.3f}), {c['games']:,} games |"
+            f" {r['steps_per_second']:,} | `{r['command']}` |"
+        )
+    return "\n".join(lines) + "\n"
 
 
 def judge(
@@ -469,8 +549,22 @@ def main(argv: list[str] | None = None) -> None:
         const="always",
         help="evaluate the agents an earlier bench trained (runs/bench/<game>-rule, -self) again",
     )
+    parser.add_argument(
+        "--time-to-win",
+        action="store_true",
+        help="instead: per game, the wall time and PPO steps until the agent first beats three"
+        " rule-based players with its interval above 0 (writes docs/time-to-win.md)",
+    )
+    parser.add_argument(
+        "--ttw-every", type=int, default=25_000, help="--time-to-win: steps between evaluations"
+    )
+    parser.add_argument("--ttw-games", type=int, default=400, help="--time-to-win: games per evaluation")
+    parser.add_argument(
+        "--ttw-minutes", type=float, default=20.0, help="--time-to-win: wall-time cap per game"
+    )
+    parser.add_argument("--ttw-confirm", type=int, default=1000, help="--time-to-win: games on new deals")
     args = parser.parse_args(argv)
-    for option in ("self_seats", "duel_games", "go_on_steps"):
+    for option in ("self_seats", "duel_games", "go_on_steps", "ttw_every", "ttw_games", "ttw_confirm"):
         value = getattr(args, option)
         if value is not None and value < 1:
             parser.error(f"--{option.replace('_', '-')} must be at least 1, got {value}")
@@ -483,6 +577,14 @@ def main(argv: list[str] | None = None) -> None:
     out = args.out or (ROOT / "runs" / "bench-quick" if args.quick else ROOT / "docs" / "results")
     runs = ROOT / "runs" / ("bench-quick" if args.quick else "bench")  # models stay out of docs/
     out.mkdir(parents=True, exist_ok=True)
+    if args.time_to_win:
+        if args.quick:
+            args.ttw_every, args.ttw_games, args.ttw_confirm, args.ttw_minutes = 1024, 8, 8, 2.0
+        results = [time_to_win(game, args, runs) for game in args.game or list(game_specs())]
+        page = out.parent / "time-to-win.md" if out == ROOT / "docs" / "results" else out / "time-to-win.md"
+        page.write_text(time_to_win_page(results, args.argv))
+        print(f"wrote {page}", flush=True)
+        return
     for game in args.game or list(game_specs()):
         result = bench_game(game, args, runs, out)
         (out / f"{table_name(game, args.players)}.json").write_text(json.dumps(result, indent=2) + "\n")

@@ -50,6 +50,36 @@ def test_a_run_directory_holds_model_settings_checkpoints_and_evaluations(tmp_pa
     assert result.episodes == 5 and 0 <= result.wins <= 5
 
 
+def test_a_run_stops_at_the_first_evaluation_ahead_of_the_rule_players(tmp_path, monkeypatch):
+    """``stop_when_ahead`` (``--stop-when-ahead``): the run ends at the first evaluation whose
+    mean-reward interval lies above 0 (here the second, made to look ahead), and each row's
+    ``seconds`` is the run's time so far without the evaluations."""
+    from card_envs.evaluation.stats import Estimate
+    from card_envs.training import callbacks
+
+    real, looks = callbacks.tournament, []
+
+    def second_look_ahead(*args, **kwargs):
+        result = real(*args, **kwargs)
+        looks.append(result)
+        if len(looks) < 2:
+            return result
+        agent = replace(result.agents[0], mean_reward=Estimate(0.5, 0.1, 0.9, "test"))
+        return replace(result, agents=[agent, *result.agents[1:]])
+
+    monkeypatch.setattr(callbacks, "tournament", second_look_ahead)
+    options = {**FAST_RUN, "eval_every": 64}
+    settings = TrainSettings.from_options(
+        game="uno", num_players=3, timesteps=2048, envs=1, ppo=TINY_PPO, stop_when_ahead=True, **options
+    )
+    model = train_model(settings, tmp_path / "run", progress=False)
+    rows = (tmp_path / "run" / "evaluations.csv").read_text().splitlines()
+    assert len(looks) == 2 and len(rows) == 3 and model.num_timesteps < 256  # header and two looks
+    seconds = [float(row.split(",")[-1]) for row in rows[1:]]
+    assert rows[0].endswith(",seconds") and 0 <= seconds[0] <= seconds[1]
+    assert json.loads((tmp_path / "run" / "settings.json").read_text())["run"]["stop_when_ahead"] is True
+
+
 def test_self_play_sends_snapshots_into_the_env_workers(tmp_path):
     settings = TrainSettings.from_options(
         game="tock",

@@ -186,6 +186,11 @@ def build_parser() -> argparse.ArgumentParser:
     runs = parser.add_argument_group("run")
     runs.add_argument("--eval-every", type=whole(1), default=50_000, help="steps between evaluations")
     runs.add_argument("--eval-games", type=whole(1), default=100, help="games per periodic evaluation")
+    runs.add_argument(
+        "--stop-when-ahead",
+        action="store_true",
+        help="end the run at the first periodic evaluation whose mean-reward interval lies above 0",
+    )
     runs.add_argument("--final-games", type=whole(1), default=300, help="games of the final evaluation")
     runs.add_argument("--checkpoint-every", type=whole(1), default=50_000, help="steps between checkpoints")
     runs.add_argument(
@@ -251,6 +256,7 @@ RUN_OPTIONS = (
     "max_minutes",
     "eval_every",
     "eval_games",
+    "stop_when_ahead",
     "checkpoint_every",
     "snapshot_every",
     "init_from",

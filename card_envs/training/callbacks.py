@@ -82,7 +82,12 @@ class EvaluationLog(BaseCallback):
     """Every ``eval_every`` steps (and at the end): the model, playing its most probable
     legal action, in a rotating seat against the rule-based players at their default knobs,
     one row of ``evaluations.csv`` each. A run that starts from a trained network (imitated or
-    continued) gets a row at step 0 too: where PPO started from."""
+    continued) gets a row at step 0 too: where PPO started from.
+
+    ``seconds`` is the run's wall time from ``started`` (imitation included) without the
+    evaluations' own time. With ``stop_when_ahead`` the run ends at the first evaluation whose
+    mean-reward interval lies above 0 (confirm such an agent on new deals: the first of many
+    looks to cross 0 is likelier to be luck than any one look)."""
 
     COLUMNS = (
         "steps",
@@ -93,16 +98,22 @@ class EvaluationLog(BaseCallback):
         "mean_reward",
         "reward_low",
         "reward_high",
+        "seconds",
     )
 
-    def __init__(self, settings: TrainSettings, path: Path) -> None:
+    def __init__(self, settings: TrainSettings, path: Path, started: float | None = None) -> None:
         super().__init__()
         self.settings, self.path = settings, path
         self.next_eval = settings.run.eval_every
         self.count = 0
         self.last_step = -1
+        self.started = started
+        self.evaluating = 0.0  # seconds spent in evaluations so far
+        self.ahead = False  # the last evaluation's interval lies above 0
 
     def _on_training_start(self) -> None:
+        if self.started is None:
+            self.started = time.perf_counter()
         with self.path.open("w", newline="") as file:
             csv.writer(file).writerow(self.COLUMNS)
         if self.settings.starts_trained():
@@ -112,7 +123,7 @@ class EvaluationLog(BaseCallback):
         if self.num_timesteps >= self.next_eval:
             self.next_eval += self.settings.run.eval_every
             self.evaluate()
-        return True
+        return not (self.ahead and self.settings.run.stop_when_ahead)
 
     def _on_training_end(self) -> None:
         """A last row, unless the last evaluation was less than half an interval ago."""
@@ -120,6 +131,7 @@ class EvaluationLog(BaseCallback):
             self.evaluate()
 
     def evaluate(self) -> None:
+        begun = time.perf_counter()
         s = self.settings
         lineup: list[Any] = [ModelPolicy(self.model, deterministic=True), *["rule"] * (s.num_players - 1)]
         result = tournament(
@@ -133,14 +145,21 @@ class EvaluationLog(BaseCallback):
         self.count += 1
         self.last_step = self.num_timesteps
         agent = result.agents[0]
-        row = (self.num_timesteps, agent.games, *_triple(agent.win_rate), *_triple(agent.mean_reward))
+        self.ahead = agent.mean_reward.low > 0
+        seconds = begun - (self.started or begun) - self.evaluating
+        self.evaluating += time.perf_counter() - begun
+        row = (
+            self.num_timesteps, agent.games, *_triple(agent.win_rate), *_triple(agent.mean_reward),
+            round(seconds, 1),
+        )  # fmt: skip
         with self.path.open("a", newline="") as file:
             csv.writer(file).writerow(row)
         self.logger.record("eval/mean_reward", agent.mean_reward.value)
         self.logger.record("eval/win_rate", agent.win_rate.value)
         print(
             f"evaluation at step {self.num_timesteps:,} vs {s.num_players - 1} rule-based players,"
-            f" {agent.games} games: win rate {agent.win_rate:.1%}, mean reward {agent.mean_reward:+.3f}",
+            f" {agent.games} games: win rate {agent.win_rate:.1%}, mean reward {agent.mean_reward:+.3f}"
+            + (" (ahead: the run stops here)" if self.ahead and s.run.stop_when_ahead else ""),
             flush=True,
         )
 

@@ -180,7 +180,7 @@ def train(
         if run_dir is not None:
             every = max(1, run.checkpoint_every // run.envs)
             callbacks.append(CheckpointCallback(every, str(run_dir / "checkpoints"), name_prefix="model"))
-            callbacks.append(EvaluationLog(settings, run_dir / EVALUATIONS_FILE))
+            callbacks.append(EvaluationLog(settings, run_dir / EVALUATIONS_FILE, started=start))
         model.learn(total_timesteps=run.timesteps, progress_bar=bar, callback=CallbackList(callbacks))
     finally:
         vec_env.close()

@@ -237,6 +237,8 @@ class RunSettings:
     max_minutes: float | None = None
     eval_every: int = 50_000
     eval_games: int = 100
+    #: end the run at the first periodic evaluation whose mean-reward interval lies above 0
+    stop_when_ahead: bool = False
     checkpoint_every: int = 50_000
     snapshot_every: int = 20_000  # self-play: steps between snapshots sent to the env workers
     #: a trained run (directory or .zip) whose network this run continues from, instead of

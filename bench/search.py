@@ -15,10 +15,13 @@ Parts (--part, repeatable; default all):
 * ``duel``: our search against OpenSpiel's ISMCTSBot head to head (2 seats each, 4 players,
   seats rotated), both rolling out with the rule-based players, at equal simulations and at
   equal time per move (ours given the mean time ISMCTSBot took a move);
-* ``strength``: ``search:sims=B`` against three rule-based players at their default knobs, at each
-  budget B, --games games (duplicate deals for UNO and Chip It, where they narrow the interval:
-  docs/evaluation.md), and the same search seeing every hand (``perfect=true``) at the first
-  budget: an upper bound on what seeing more would give.
+* ``strength``: ``search:sims=B`` (with the game's :data:`KNOBS`) against three rule-based players
+  at their default knobs, at each budget B, --games games (duplicate deals for UNO and Chip It,
+  where they narrow the interval: docs/evaluation.md), beside a rule-based player and the
+  pretrained agent in the same seats; the same search seeing every hand (``perfect=true``) at
+  the first budget: an upper bound on what seeing more would give; and at the first budget
+  against players it never modelled: three lapse-free rule-based players, and three heuristic
+  players (--strong-games games each).
 
 The search plays only decisions with more than one legal move (a forced move is played at once).
 Results and the command go to the marked section of docs/search.md (--doc; --quick writes none).
@@ -36,8 +39,9 @@ from pathlib import Path
 import numpy as np
 from soak import write_section
 
+from card_envs.agents.registry import rule_agent_spec
 from card_envs.agents.search import SearchPlayer, SearchSettings
-from card_envs.agents.specs import make_policy
+from card_envs.agents.specs import make_policy, rule_spec
 from card_envs.core.game import CardGame
 from card_envs.core.play import play_game, play_out
 from card_envs.core.processes import exit_on_sigterm
@@ -51,7 +55,19 @@ PLAYERS = 4
 PARTS = ("speed", "duel", "strength")
 #: where duplicate deals narrow the interval of a line-up with rule players (docs/evaluation.md)
 DUPLICATE = {"uno": True, "chipit": True, "tock": False}
-BEGIN, END = "<!-- bench/search.py: begin -->", "<!-- bench/search.py: end -->"
+#: knobs added to every search spec of a game: Tock's games are about 1,250 actions long, and a
+#: rollout cut at 200 actions (ranked by the cards held) is several times cheaper
+KNOBS = {"tock": ":horizon=200"}
+#: the two budgets of each game (--budgets sets one pair for all): the whole strength part at
+#: 500 games a line takes hours on 2 cores; Tock's decisions are many (about 60 a game for the
+#: searching seat, most of them knock windows) and its rollouts long
+BUDGETS = {"uno": [50, 200], "chipit": [50, 200], "tock": [25, 100]}
+
+
+def markers(part: str, game: str) -> tuple[str, str]:
+    """Each part's table of each game has a section of its own in the doc, so a run of one part
+    or one game rewrites its own figures only (and each is written as soon as it is done)."""
+    return f"<!-- bench/search.py {part} {game}: begin -->", f"<!-- bench/search.py {part} {game}: end -->"
 
 
 def positions(game: str, count: int, seed: int = 0) -> list[CardGame]:
@@ -92,8 +108,9 @@ def speed_rows(games: list[str], budgets: list[int], count: int) -> list[str]:
     for game in games:
         tables = positions(game, count)
         for budget in budgets:
-            for rollout in ("rule", "random"):
-                player = SearchPlayer(game, PLAYERS, SearchSettings(sims=budget, rollout=rollout))
+            for algo, rollout in (("halving", "rule"), ("puct", "rule"), ("halving", "random")):
+                settings = SearchSettings(sims=budget, rollout=rollout, algo=algo)
+                player = SearchPlayer(game, PLAYERS, settings)
                 nodes: list[int] = []
 
                 def ours(g: CardGame, player: SearchPlayer = player, nodes: list[int] = nodes) -> None:
@@ -102,7 +119,7 @@ def speed_rows(games: list[str], budgets: list[int], count: int) -> list[str]:
 
                 seconds, peak = measure(ours, tables)
                 rate = f"{1 / seconds:.1f} | {budget / seconds:,.0f} | {np.mean(nodes):.0f}"
-                lines.append(f"| {game} | ours, rollout={rollout} | {budget} | {rate} | {peak:.1f} |")
+                lines.append(f"| {game} | ours, {algo}, rollout={rollout} | {budget} | {rate} | {peak:.1f} |")
                 print(lines[-1], flush=True)
             for rollout in ("rule", "random"):
                 timed = openspiel_speed(game, budget, tables[: max(2, count // 4)], rollout)
@@ -202,31 +219,48 @@ def duel(game: str, ours: SearchPlayer, budget: int, games: int, seed: int) -> t
     return mean, max(-1.0, mean - half), min(1.0, mean + half)
 
 
-def strength(game: str, spec: str, games: int, seed: int, workers: int | None) -> TournamentResult:
+def strength(
+    game: str, spec: str, games: int, seed: int, workers: int | None, others: str = "rule"
+) -> TournamentResult:
     return tournament(
-        game, [spec, "rule", "rule", "rule"], games, seed=seed, workers=workers, duplicate=DUPLICATE[game]
+        game, [spec, others, others, others], games, seed=seed, workers=workers, duplicate=DUPLICATE[game]
     )
 
 
-def strength_rows(games: list[str], budgets: list[int], n_games: int, workers: int | None) -> list[str]:
+def strength_row(game: str, spec: str, others: str, result: TournamentResult) -> str:
+    agent = result.agents[0]
+    r, w = agent.mean_reward, agent.win_rate
+    mode = f"{result.deals:,} deals x4" if result.duplicate else f"{result.games:,}, seats rotated"
+    return (
+        f"| {game} | `{spec}` | `{others}` x3 | {mode} | **{r.value:+.3f}** ({r.low:+.3f}..{r.high:+.3f})"
+        f" | {w.value:.1%} | {result.seconds:.0f} |"
+    )
+
+
+def strength_rows(
+    games: list[str], budgets: list[int], n_games: int, strong_games: int, workers: int | None
+) -> list[str]:
     lines = [
-        "| game | player | games | mean reward (95% interval) | win rate"
-        " | a rule player in the same seats | seconds |",
+        "| game | player | against | games | mean reward (95% interval) | win rate | seconds |",
         "|---|---|---|---|---|---|---|",
     ]
     for game in games:
-        baseline = strength(game, "rule", n_games, 1, workers).agents[0].mean_reward
-        specs = [f"search:sims={b}" for b in budgets] + [f"search:sims={budgets[0]}:perfect=true"]
-        for spec in specs:
-            result = strength(game, spec, n_games, 1, workers)
-            agent = result.agents[0]
-            r, w = agent.mean_reward, agent.win_rate
-            mode = f"{result.deals:,} deals x4" if result.duplicate else f"{result.games:,}, seats rotated"
-            lines.append(
-                f"| {game} | `{spec}` | {mode} | **{r.value:+.3f}** ({r.low:+.3f}..{r.high:+.3f})"
-                f" | {w.value:.1%} | {baseline.value:+.3f} ({baseline.low:+.3f}..{baseline.high:+.3f})"
-                f" | {result.seconds:.0f} |"
-            )
+        knobs = KNOBS.get(game, "")
+        plays = [("rule", "rule", n_games), ("pretrained", "rule", n_games)]
+        plays += [(f"search:sims={b}{knobs}", "rule", n_games) for b in budgets]
+        plays.append((f"search:sims={budgets[0]}{knobs}:perfect=true", "rule", n_games))
+        for others in (rule_spec(dict(rule_agent_spec(game).sound_knobs)), "heuristic"):
+            plays += [
+                ("rule", others, strong_games),
+                (f"search:sims={budgets[0]}{knobs}", others, strong_games),
+            ]
+        for spec, others, count in plays:
+            try:
+                result = strength(game, spec, count, 1, workers, others)
+            except ValueError as error:  # a game without a shipped agent, say
+                print(f"skipped {spec} in {game}: {error}", flush=True)
+                continue
+            lines.append(strength_row(game, spec, others, result))
             print(lines[-1], flush=True)
     return lines
 
@@ -262,49 +296,52 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--game", action="append", choices=sorted(game_specs()), help="default: the three games"
     )
-    parser.add_argument("--budgets", default="50,200", help="simulations a decision (default: 50,200)")
+    parser.add_argument("--budgets", default=None, help="simulations a decision (default: BUDGETS, per game)")
     parser.add_argument("--games", type=int, default=500, help="games per strength line (default: 500)")
     parser.add_argument("--positions", type=int, default=40, help="decisions timed per game (default: 40)")
     parser.add_argument("--duel-games", type=int, default=40, help="games per duel (default: 40)")
+    parser.add_argument(
+        "--strong-games",
+        type=int,
+        default=200,
+        help="games against lapse-free and heuristic players (default: 200)",
+    )
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: the CPUs)")
     parser.add_argument("--doc", type=Path, default=None, help=f"the page to write into (default: {DOC})")
     parser.add_argument("--quick", action="store_true", help="a smoke run of every part")
     args = parser.parse_args(argv)
     try:
-        budgets = [int(b) for b in args.budgets.split(",")]
+        given = [int(b) for b in args.budgets.split(",")] if args.budgets else None
     except ValueError:
         parser.error(f"--budgets must be comma-separated ints, got {args.budgets!r}")
-    if min(budgets) < 1 or args.games < 1 or args.positions < 2 or args.duel_games < 1:
+    if min(given or [1]) < 1 or args.games < 1 or args.positions < 2 or args.duel_games < 1:
         parser.error("--budgets, --games and --duel-games must be >= 1, --positions >= 2")
     exit_on_sigterm()
     if args.quick:
-        budgets, args.games, args.positions, args.duel_games = [8], 8, 4, 2
+        given, args.games, args.positions, args.duel_games, args.strong_games = [8], 8, 4, 2, 4
     games = args.game or ["uno", "tock", "chipit"]
     parts = args.part or list(PARTS)
     doc = args.doc or (None if args.quick else DOC)
+
+    def budgets_of(game: str) -> list[int]:
+        return given or BUDGETS.get(game, [50, 200])
+
     start = time.perf_counter()
-    sections: list[str] = []
-    if "speed" in parts:
-        sections += ["### Speed and memory", "", *speed_rows(games, budgets, args.positions), ""]
-    if "duel" in parts:
-        sections += [
-            "### Against OpenSpiel's ISMCTS",
-            "",
-            *duel_rows(games, budgets[0], args.duel_games, args.positions),
-            "",
-        ]
-    if "strength" in parts:
-        sections += [
-            "### Against three rule-based players",
-            "",
-            *strength_rows(games, budgets, args.games, args.workers),
-            "",
-        ]
+    command = " ".join(["python bench/search.py", *(argv if argv is not None else sys.argv[1:])])
+    tables: dict[str, Callable[[str], list[str]]] = {
+        "speed": lambda game: speed_rows([game], budgets_of(game), args.positions),
+        "duel": lambda game: duel_rows([game], budgets_of(game)[0], args.duel_games, args.positions),
+        "strength": lambda game: strength_rows(
+            [game], budgets_of(game), args.games, args.strong_games, args.workers
+        ),
+    }
+    for part in parts:
+        for game in games:
+            rows = tables[part](game)
+            if doc is not None:
+                write_section(doc, "\n".join([f"`{command}`", "", *rows]), markers(part, game))
+                print(f"wrote the {part} figures of {game} into {doc}", flush=True)
     print(f"\nbench/search.py took {time.perf_counter() - start:.0f} s", flush=True)
-    if doc is not None:
-        command = " ".join(["python bench/search.py", *(argv if argv is not None else sys.argv[1:])])
-        write_section(doc, "\n".join(["", f"`{command}`", "", *sections]), (BEGIN, END))
-        print(f"wrote {doc}")
 
 
 if __name__ == "__main__":

@@ -127,6 +127,19 @@ def test_each_game_draws_its_opponents_at_its_deal_and_reports_to_them(game):
     assert tables != play(league_env(game, seed=5), 300)[0]
 
 
+def test_the_shipped_agent_plays_in_the_league_on_the_batched_engine():
+    """``--league-others pretrained``: another trained agent in the pool, one pass for its rows."""
+    league = League.build(
+        game_spec("tock"), 4, LeagueSettings(rule_players=0, others=("pretrained",)), seed=0
+    )
+    env = BatchedCardGameEnv("tock", 8, 4, opponents=league.seats(3, 8))
+    vec_env = LeagueVecEnv(env, league)
+    vec_env.seed(3)
+    tables, ended, _ = play(vec_env, 600)
+    assert ended > 0 and {"pretrained"} <= {name for table in tables for name in table}
+    assert next(e for e in league.entries if e.name == "pretrained").games > 0
+
+
 def test_a_table_of_one_entry_reports_each_game_once_with_its_score():
     league = League.build(game_spec("tock"), 4, LeagueSettings(rule_players=0), seed=0)
     env = BatchedCardGameEnv("tock", 8, 4, opponents=league.seats(3, 8))
@@ -144,6 +157,7 @@ def test_a_table_of_one_entry_reports_each_game_once_with_its_score():
         ({"vectorized": True, "opponents": ["league", "rule", "rule"]}, "give it alone"),
         ({"vectorized": True, "league_others": ["self"]}, "league_others takes policy specs"),
         ({"vectorized": True, "league_others": ["genius"]}, "league opponent 'genius'"),
+        ({"vectorized": True, "league_others": ["search:sims=4"]}, "a search player decides from the engine"),
         ({"vectorized": True, "league_floor": 0.0}, "league_floor must be"),
         ({"vectorized": True, "league_snapshots": -1}, "league_snapshots must be"),
     ],

@@ -234,6 +234,20 @@ def test_bad_search_specs_are_refused_in_one_sentence(spec: str, message: str) -
         check_spec(spec, "uno", 4)
 
 
+def test_the_shipped_agent_orders_the_moves_halving_compares_and_can_roll_out() -> None:
+    """``prior=net:net=pretrained``: the width's other moves are the shipped agent's most probable."""
+    g = decisions(TockGame, 4, 1)[0]
+    player = make_policy("search:sims=8:width=2:prior=net:net=pretrained:rollout=net", "tock", 4)
+    assert isinstance(player, SearchPlayer)
+    network = make_policy("pretrained", "tock", 4)
+    probabilities = network.probabilities(g.observe(g.current_player), g.action_mask())  # type: ignore[attr-defined]
+    default, other = player._candidates(g, np.random.default_rng(0))
+    assert other == max((a for a in g.legal_actions() if a != default), key=lambda a: probabilities[a])
+    assert player.search(g, np.random.default_rng(0)) in g.legal_actions()
+    with pytest.raises(ValueError, match="no pretrained agent for 3-player tock"):
+        check_spec("search:prior=net:net=pretrained", "tock", 3)
+
+
 def test_a_game_that_cannot_sample_hidden_cards_gets_only_the_perfect_search() -> None:
     with pytest.raises(ValueError, match="cannot sample the cards"):
         check_spec("search", ClimbGame.name, 2)

@@ -10,8 +10,10 @@
 * ``"greedy:PATH"``: the same model always playing its most probable legal action
   (how the learning results are measured: docs/learning.md);
 * ``"self"``: a self-play pool of the learner's snapshots (filled by the trainer);
-* ``"search"``, ``"search:sims=400:rollout=rule"``: an information-set MCTS player
-  (:mod:`card_envs.agents.search`; knobs: :class:`~card_envs.agents.search.SearchSettings`).
+* ``"search"``, ``"search:sims=400:rollout=rule"``: a search player
+  (:mod:`card_envs.agents.search`; knobs: :class:`~card_envs.agents.search.SearchSettings`);
+* ``"pretrained"``, ``"pretrained:GAME"``: the agent shipped with the package for this table
+  (:mod:`card_envs.agents.pretrained`; numpy alone, no extra needed).
 """
 
 from __future__ import annotations
@@ -73,7 +75,8 @@ def spec_label(spec: PolicySpec) -> str:
 
 def make_policy(spec: PolicySpec, game: GameRef, num_players: int, **knobs: Any) -> Policy:
     """Build a policy from a spec: ``"random"``, ``"rule"``, ``"rule:KNOB=V:..."``, ``"heuristic"``,
-    ``"model:PATH"``, ``"greedy:PATH"``, ``"search[:KNOB=V:...]"`` or a Policy (returned as it is).
+    ``"model:PATH"``, ``"greedy:PATH"``, ``"search[:KNOB=V:...]"``, ``"pretrained[:GAME]"`` or a
+    Policy (returned as it is).
 
     ``knobs`` go to the rule-based agent (e.g. ``vigilance=0.5``), after those in the spec;
     the random and heuristic players take none.
@@ -97,6 +100,12 @@ def make_policy(spec: PolicySpec, game: GameRef, num_players: int, **knobs: Any)
         return SelfPlayPool()
     if kind == "search":
         return make_search_player(path, game, num_players)
+    if kind == "pretrained":
+        from card_envs.agents.pretrained import make_pretrained
+
+        pretrained = make_pretrained(path, game_class(game).name, num_players)
+        pretrained.check_table(game_class(game)(num_players))
+        return pretrained
     spec, _, spec_knobs = spec.partition(":")
     if spec_knobs:
         if spec != "rule":
@@ -116,7 +125,7 @@ def make_policy(spec: PolicySpec, game: GameRef, num_players: int, **knobs: Any)
     raise ValueError(
         f"unknown policy spec {spec!r};"
         " use 'random', 'rule[:KNOB=VALUE...]', 'heuristic', 'model:PATH', 'greedy:PATH', 'self',"
-        " 'search[:KNOB=VALUE...]' or a Policy"
+        " 'search[:KNOB=VALUE...]', 'pretrained[:GAME]' or a Policy"
     )
 
 
@@ -126,7 +135,9 @@ def make_search_player(knobs: str, game: GameRef, num_players: int) -> Policy:
     from card_envs.agents.search import SearchPlayer, SearchSettings
 
     settings = SearchSettings.from_knobs(parse_knobs(knobs) if knobs else {})
-    if settings.net is not None:
+    if settings.net == "pretrained":
+        make_policy("pretrained", game, num_players)  # refused here at a table without one
+    elif settings.net is not None:
         require("train", "a search player with net=")
         check_trained_run(settings.net, game_class(game)(num_players), what=f"search net {settings.net!r}")
     return SearchPlayer(game, num_players, settings)

@@ -119,6 +119,11 @@ class LeagueSettings:
                     f"league_others takes policy specs, not {spec!r} (snapshots: league_snapshots)"
                 )
             check_spec(spec, game, num_players, what="league opponent")
+            if spec.partition(":")[0] == "search":
+                raise ValueError(
+                    f"league opponent {spec!r}: a search player decides from the engine, which the"
+                    " league's batched engine keeps none of; train against it without --vectorized"
+                )
 
 
 def league_pool(game: str, settings: LeagueSettings, seed: int) -> list[str]:

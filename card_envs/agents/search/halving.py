@@ -113,11 +113,13 @@ class Halving:
         while len(self.worlds) < worlds:
             self.worlds.append(self.sample_world())
         needed = [k for k in range(worlds) if any(len(arm.rewards) <= k for arm in arms)]
-        players = [[arm for arm in arms if len(arm.rewards) <= k] for k in needed]
+        arms_of = [[arm for arm in arms if len(arm.rewards) <= k] for k in needed]  # per world
         if not needed:
             return
-        rewards = self.play([self.worlds[k] for k in needed], [[arm.action for arm in p] for p in players])
-        for its_arms, its_rewards in zip(players, rewards, strict=True):
+        rewards = self.play(
+            [self.worlds[k] for k in needed], [[arm.action for arm in its] for its in arms_of]
+        )
+        for its_arms, its_rewards in zip(arms_of, rewards, strict=True):
             for arm, reward in zip(its_arms, its_rewards, strict=True):
                 arm.rewards.append(float(reward))
                 self.sims += 1
@@ -131,4 +133,5 @@ class Halving:
         return kept
 
     def visits(self) -> dict[int, int]:
+        """Rollouts per candidate move (the search's statistics)."""
         return {arm.action: len(arm.rewards) for arm in self.arms}

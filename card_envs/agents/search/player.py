@@ -24,7 +24,7 @@ import numpy as np
 
 from card_envs.agents.search.halving import Halving
 from card_envs.agents.search.rollouts import Rollouts, make_rollouts
-from card_envs.agents.search.settings import PRIOR_MIX, SearchSettings
+from card_envs.agents.search.settings import PRETRAINED, PRIOR_MIX, SearchSettings
 from card_envs.agents.search.tree import Node, count_available, most_visited, select_puct, select_uct, untried
 from card_envs.core.game import SEED_BOUND, CardGame
 from card_envs.core.policy import Policy
@@ -44,7 +44,7 @@ class SearchStats:
 
 
 class SearchPlayer(Policy):
-    """Plays by ISMCTS over sampled worlds; a forced move is played without searching.
+    """Plays by searching sampled worlds (sequential halving, or ISMCTS); a forced move is played at once.
 
     ``game`` and ``num_players`` fix the table it may be seated at (the rollout engine is
     built for it on first use); ``settings`` (or the same as keyword knobs) says how it searches.
@@ -240,7 +240,11 @@ class SearchPlayer(Policy):
         return self._own_policy
 
     def _rollout_spec(self) -> str:
-        return f"greedy:{self.settings.net}" if self.settings.rollout == "net" else self.settings.rollout
+        return self._net_spec() if self.settings.rollout == "net" else self.settings.rollout
+
+    def _net_spec(self) -> str:
+        """The network's spec: the shipped agent (``net=pretrained``) or a trained run, greedy."""
+        return PRETRAINED if self.settings.net == PRETRAINED else f"greedy:{self.settings.net}"
 
     def _player(self, spec: str) -> Policy:
         from card_envs.agents.specs import make_policy  # specs builds search players too
@@ -254,9 +258,7 @@ class SearchPlayer(Policy):
         prior = np.zeros(world.num_actions)
         if self.settings.prior == "net":
             if self._network is None:
-                from card_envs.agents.model import load_model
-
-                self._network = load_model(str(self.settings.net), deterministic=True)
+                self._network = self._player(self._net_spec())
             seat = world.current_player
             prior[:] = self._network.probabilities(world.observe(seat), world.action_mask())
             return prior

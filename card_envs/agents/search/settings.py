@@ -20,6 +20,8 @@ ALGORITHMS = ("halving", "uct", "puct")
 PRIORS = ("rollout", "net", "uniform")
 #: the share of a ``rollout`` prior spread uniformly over the legal moves
 PRIOR_MIX = 0.25
+#: ``net=pretrained``: the agent shipped with the package for the table (card_envs.agents.pretrained)
+PRETRAINED = "pretrained"
 #: how a leaf is valued: played out to the end by these players in every seat
 ROLLOUTS = ("rule", "heuristic", "random", "net")
 #: the searching seat's own player in rollouts and as its default move: the rollout player
@@ -54,8 +56,9 @@ class SearchSettings:
         horizon: a rollout plays at most this many actions, then ranks the table as a
             truncated game (by what each player holds); None plays to the end. Long games
             (Tock: about 1,250 actions) search several times faster with it.
-        net: a trained run directory or ``.zip`` (no ``:`` in it), for ``rollout=net`` and the
-            PUCT prior; the network plays its most probable move.
+        net: a trained run directory or ``.zip`` (no ``:`` in it), or ``pretrained`` (the agent
+            shipped for the table), for ``rollout=net`` and ``prior=net``; the network plays
+            its most probable move.
         leaves: leaves rolled out together on the compiled batched engine (virtual loss
             keeps the paths of one wave apart).
         perfect: see every hand and the draw pile (an upper bound, not a fair player).

@@ -400,7 +400,10 @@ def _outcome(table: Table) -> dict[str, Any] | None:
 
 
 def _cards(name: str, value: Any, high: int = TOP_CARD) -> list[int]:
-    return [check_int(f"{name}[{i}]", c, 1, high) for i, c in enumerate(check_list(name, value))]
+    cards = check_list(name, value)
+    if all(type(c) is int and 1 <= c <= high for c in cards):  # the usual case, without naming each card
+        return list(cards)
+    return [check_int(f"{name}[{i}]", c, 1, high) for i, c in enumerate(cards)]
 
 
 def _record(name: str, value: Any, keys: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:

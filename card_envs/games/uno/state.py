@@ -170,7 +170,11 @@ def to_dict(s: UnoState) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- from JSON
 def _cards(name: str, codes: Any) -> list[int]:
-    return [C.parse_card(code, f"{name}[{i}]") for i, code in enumerate(check_list(name, codes))]
+    codes = check_list(name, codes)
+    known = C.CODE_TO_TYPE
+    if all(type(code) is str and code in known for code in codes):  # the usual case, without naming each card
+        return [known[code] for code in codes]
+    return [C.parse_card(code, f"{name}[{i}]") for i, code in enumerate(codes)]
 
 
 def _challenge(value: Any, num_players: int) -> Challenge | None:

@@ -1,0 +1,266 @@
+"""Rebuild the agents shipped in card_envs/agents/pretrained, and docs/pretrained.md from their cards.
+
+    python bench/pretrain.py                          # every table of TABLES (hours on 2 cores)
+    python bench/pretrain.py --tables tock-4p,tock-3p # some of them
+    python bench/pretrain.py --quick                  # a smoke run into a temporary folder
+
+Per table: train with the game's recipe (``--recipe full`` at 4 players, the benchmark's; at
+other tables ``quick`` with at most --minutes of wall time, imitation included), then judge
+the agent playing its most probable move: --games games against N-1 rule-based players at their
+default knobs, seats rotated (duplicate deals where they narrow the interval), beside a
+rule-based player in the same seats and deals; at 4 players also the gauntlet
+(card_envs.evaluation.gauntlet, --gauntlet-games per line-up). A 4-player agent always ships
+(the strongest the recipe gives); at another table it ships only if its interval against the
+rule-based players lies above 0. Shipping writes GAME-Np.npz and GAME-Np.json into the package
+(card_envs.training.export), and docs/pretrained.md is rewritten from every card there.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import tempfile
+import time
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+from card_envs.agents.pretrained import DATA, file_stem
+from card_envs.core.registry import game_spec
+from card_envs.evaluation.gauntlet import gauntlet
+from card_envs.evaluation.tournament import TournamentResult, tournament
+from card_envs.training.export import export_pretrained
+from card_envs.training.run import train
+from card_envs.training.settings import TrainSettings
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = ROOT / "docs" / "pretrained.md"
+#: the tables rebuilt by default: every game at 4 players, and the others where an earlier
+#: short run beat the rule-based players (docs/results.md, "Other player counts")
+TABLES = ("tock-4p", "chipit-4p", "uno-4p", "tock-2p", "tock-3p", "tock-5p", "tock-6p", "chipit-5p")
+#: games whose evaluations play duplicate deals (they narrow the interval there: docs/evaluation.md)
+DUPLICATE = ("uno", "chipit")
+#: the table at which a recipe's full scale is used and an agent always ships
+MAIN_PLAYERS = 4
+
+
+HEAD = """# Pretrained agents
+
+Agents that ship with the package: play against one, or use it as an opponent, without
+training first. The spec `pretrained` (or `pretrained:GAME`) names the agent of the table at
+hand, wherever a spec goes:
+
+```bash
+python evaluate.py --game tock --agents pretrained,rule,rule,rule --games 400
+python train.py --game chipit --opponents pretrained            # train against it
+python -m card_envs.cli.play --game uno --opponents pretrained
+python -m card_envs.cli.watch --game tock --agents pretrained,pretrained,rule,rule
+```
+
+Each agent is the actor of a MaskablePPO run, stored as plain arrays (`GAME-Np.npz`, under
+1 MB) beside its card (`GAME-Np.json`) in `card_envs/agents/pretrained/`. It loads with numpy
+alone, so the core install plays it (no torch, no SB3, nothing unpickled), and it plays its
+most probable legal move (it draws no random numbers). A table without a shipped agent is
+refused in one sentence that names the tables that have one.
+
+Every card below was written by `python bench/pretrain.py` (one table: `--tables tock-4p`):
+it trains with the game's recipe (`--recipe full` at 4 players; at other tables `quick`,
+at most 15 minutes of wall time, and the agent ships there only if it beats the rule-based
+players with its interval above 0), then judges it against three rule-based players at their
+default knobs beside a rule-based player in the same seats, and at 4 players against the
+gauntlet ([gauntlet.md](gauntlet.md)). Mean rank reward (rank r of N gets
+1 - 2(r-1)/(N-1); 0 is the equal share) with 95% intervals.
+
+"""
+
+
+def parse_table(text: str) -> tuple[str, int]:
+    """``tock-4p`` -> (``tock``, 4), checked against the game's table sizes."""
+    game, _, players = text.rpartition("-")
+    if not game or not players.endswith("p") or not players[:-1].isdigit():
+        raise argparse.ArgumentTypeError(f"a table looks like tock-4p, got {text!r}")
+    n = int(players[:-1])
+    try:
+        cls = game_spec(game).engine_class()
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    if not cls.min_players <= n <= cls.max_players:
+        raise argparse.ArgumentTypeError(
+            f"{game} is played by {cls.min_players}..{cls.max_players} players, not {n}"
+        )
+    return game, n
+
+
+def training_settings(game: str, n: int, args: argparse.Namespace) -> tuple[TrainSettings, str]:
+    """The run's settings and the train.py line that trains the same."""
+    recipe = "full" if n == MAIN_PLAYERS else "quick"
+    options: dict[str, Any] = {"game": game, "num_players": n, "recipe": recipe, "seed": args.seed}
+    command = f"python train.py --game {game} --players {n} --recipe {recipe} --seed {args.seed}"
+    if n != MAIN_PLAYERS:
+        options["max_minutes"] = args.minutes
+        command += f" --max-minutes {args.minutes:g}"
+    if args.quick:
+        options.update(timesteps=2048, imitation_steps=1000, imitation_epochs=1, envs=4, ppo={"n_steps": 256})
+        command += " (--quick: shortened)"
+    return TrainSettings.from_options(**options), command
+
+
+def estimate(result: TournamentResult, entry: int = 0) -> dict[str, Any]:
+    agent = result.agents[entry]
+    reward, win = agent.mean_reward, agent.win_rate
+    return {
+        "games": result.games,
+        "mean_reward": round(reward.value, 4),
+        "low": round(reward.low, 4),
+        "high": round(reward.high, 4),
+        "win_rate": round(win.value, 4),
+        "duplicate": result.duplicate,
+    }
+
+
+def judge(game: str, n: int, run: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """The agent and a rule-based player in its seats against N-1 rule-based players; the gauntlet at 4."""
+    agent = f"greedy:{run}"
+    duplicate = game in DUPLICATE
+    results: dict[str, Any] = {}
+    for name, spec in (("agent", agent), ("rule_baseline", "rule")):
+        played = tournament(
+            game, [spec, *["rule"] * (n - 1)], args.games, seed=args.seed + 1, workers=args.workers,
+            duplicate=duplicate,
+        )  # fmt: skip
+        results[name] = estimate(played)
+        print(f"  {name}: {results[name]}", flush=True)
+    if n == MAIN_PLAYERS:
+        rows = []
+        played = gauntlet(game, agent, n, args.gauntlet_games, seed=args.seed + 2, workers=args.workers)
+        for line in played.results:
+            row = {"lineup": line.lineup.name, **estimate(line.result)}
+            rows.append(row)
+            print(f"  gauntlet {row}", flush=True)
+        results["gauntlet"] = rows
+    return results
+
+
+def rebuild(game: str, n: int, args: argparse.Namespace) -> None:
+    settings, command = training_settings(game, n, args)
+    run = args.runs / file_stem(game, n)
+    print(f"{file_stem(game, n)}: {command}", flush=True)
+    start = time.perf_counter()
+    train(settings, run, force=True, progress=False)
+    seconds = time.perf_counter() - start
+    results = judge(game, n, run, args)
+    beats = results["agent"]["low"] > 0
+    if n != MAIN_PLAYERS and not beats:
+        print("  not shipped: its interval against the rule-based players reaches 0 or below", flush=True)
+        return
+    steps = json.loads((run / "settings.json").read_text())["run"]["timesteps"]
+    card = {
+        "training": {
+            "command": command,
+            "rebuild": f"python bench/pretrain.py --tables {file_stem(game, n)}",
+            "seconds": round(seconds),
+            "max_timesteps": steps,
+            "date": date.today().isoformat(),
+            "machine": "a smoke run"
+            if args.quick
+            else f"2 {platform.machine()} cores shared with other runs",
+        },
+        "results": results,
+        "beats_rule_players": beats,
+    }
+    export_pretrained(run, args.out, card)
+
+
+def interval(row: dict[str, Any]) -> str:
+    return f"{row['mean_reward']:+.3f} ({row['low']:+.3f}..{row['high']:+.3f})"
+
+
+def card_section(card: dict[str, Any]) -> list[str]:
+    game, n = card["game"], card["num_players"]
+    training, results = card["training"], card["results"]
+    agent, baseline = results["agent"], results["rule_baseline"]
+    deals = " on duplicate deals" if agent["duplicate"] else ", seats rotated"
+    lines = [
+        f"## {n}-player {game}: `pretrained` (`{file_stem(game, n)}`)",
+        "",
+        f"- **Trained by** `{training['command']}` ({training['max_timesteps']:,} PPO steps at most),"
+        f" {training['seconds'] / 60:.1f} minutes of wall time on {training['machine']}, {training['date']}.",
+        f"- **Rebuilt by** `{training['rebuild']}`.",
+        f"- **Network**: {' -> '.join(str(s) for s in card['network']['sizes'])}"
+        f" ({card['network']['activation']}), greedy.",
+        f"- **Against {n - 1} rule-based players** at their default knobs, {agent['games']:,} games{deals}:"
+        f" mean reward **{interval(agent)}**, win rate {agent['win_rate']:.1%}; a rule-based player in the"
+        f" same seats: {interval(baseline)}.",
+    ]
+    if results.get("gauntlet"):
+        lines += [
+            "",
+            "| gauntlet line-up | games | mean reward (95% interval) | win rate |",
+            "|---|---|---|---|",
+        ]
+        lines += [
+            f"| {row['lineup']} | {row['games']:,} | {interval(row)} | {row['win_rate']:.1%} |"
+            for row in results["gauntlet"]
+        ]
+    return [*lines, ""]
+
+
+def write_doc(folder: Path, doc: Path) -> None:
+    cards = [json.loads(p.read_text()) for p in sorted(folder.glob("*.json"))]
+    order = {name: i for i, name in enumerate(("tock", "chipit", "uno"))}
+    cards.sort(key=lambda c: (order.get(c["game"], 9), c["num_players"] != MAIN_PLAYERS, c["num_players"]))
+    body = [line for card in cards for line in card_section(card)]
+    doc.write_text(HEAD + "\n".join(body))
+    print(f"wrote {doc}")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--tables", default=",".join(TABLES), help="tables as GAME-Np, comma-separated (default: TABLES)"
+    )
+    parser.add_argument(
+        "--games", type=int, default=1000, help="games against the rule-based players (default: 1000)"
+    )
+    parser.add_argument(
+        "--gauntlet-games", type=int, default=400, help="games per gauntlet line-up (default: 400)"
+    )
+    parser.add_argument(
+        "--minutes", type=float, default=15.0, help="wall-time cap of a run at a table other than 4 players"
+    )
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--workers", type=int, default=None, help="worker processes of the evaluations (default: the CPUs)"
+    )
+    parser.add_argument(
+        "--runs", type=Path, default=ROOT / "runs" / "pretrain", help="where the runs are trained"
+    )
+    parser.add_argument(
+        "--out", type=Path, default=DATA, help="where shipped agents are written (default: the package)"
+    )
+    parser.add_argument("--doc", type=Path, default=DOC, help=f"the page to rewrite (default: {DOC})")
+    parser.add_argument(
+        "--quick", action="store_true", help="tiny runs and evaluations into a temporary folder"
+    )
+    args = parser.parse_args(argv)
+    try:
+        tables = [parse_table(t) for t in args.tables.split(",")]
+    except argparse.ArgumentTypeError as error:
+        parser.error(str(error))
+    if min(args.games, args.gauntlet_games) < 1 or args.minutes <= 0:
+        parser.error("--games and --gauntlet-games must be >= 1 and --minutes above 0")
+    if args.quick:
+        scratch = Path(tempfile.mkdtemp(prefix="pretrain-"))
+        args.runs, args.out, args.doc = scratch / "runs", scratch / "agents", scratch / "pretrained.md"
+        args.games, args.gauntlet_games = 8, 4
+    for game, n in tables:
+        rebuild(game, n, args)
+    write_doc(args.out, args.doc)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

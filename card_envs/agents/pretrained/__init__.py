@@ -1,0 +1,175 @@
+"""Agents that ship with the package: trained networks that play their most probable legal move.
+
+Each shipped agent is two files in this folder, written by ``bench/pretrain.py`` from a
+trained run (:func:`card_envs.training.export.export_pretrained`): ``GAME-Np.npz`` holds the
+actor's layers as plain arrays, ``GAME-Np.json`` its card (table, layers, how it was trained
+and what it scored). They load with numpy alone, so the spec ``pretrained`` works with the
+core install: no torch or SB3 is needed to play against one, and nothing is unpickled.
+
+    make_policy("pretrained", "tock", 4)        # the shipped 4-player Tock agent
+    make_policy("pretrained:tock", "tock", 4)   # the same, naming its game
+
+A table without a shipped agent is refused in one sentence naming those that have one.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from card_envs.batched.policy import BatchedPolicy
+from card_envs.core.game import CardGame
+from card_envs.core.policy import Policy
+
+#: where the shipped agents' files lie (package data)
+DATA = Path(__file__).resolve().parent
+
+
+def relu(x: np.ndarray) -> np.ndarray:
+    return np.maximum(x, 0.0)
+
+
+#: the activations a shipped network may use, as the exporter names them
+ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {"tanh": np.tanh, "relu": relu}
+
+
+def file_stem(game: str, num_players: int) -> str:
+    """``tock``, 4 -> ``tock-4p``: the name of an agent's two files."""
+    return f"{game}-{num_players}p"
+
+
+def shipped_tables(folder: Path = DATA) -> list[tuple[str, int]]:
+    """(game, players) of every shipped agent, sorted."""
+    tables = []
+    for card in sorted(folder.glob("*.json")):
+        meta = json.loads(card.read_text())
+        tables.append((str(meta["game"]), int(meta["num_players"])))
+    return sorted(tables)
+
+
+def _tables_text(folder: Path) -> str:
+    tables = shipped_tables(folder)
+    if not tables:
+        return "none is shipped in this installation"
+    return "shipped: " + ", ".join(f"{n}-player {game}" for game, n in tables)
+
+
+@dataclass(frozen=True)
+class PretrainedNetwork:
+    """A shipped actor network: ``scale`` times the observation, hidden layers, action logits."""
+
+    game: str
+    num_players: int
+    scale: np.ndarray
+    layers: tuple[
+        tuple[np.ndarray, np.ndarray], ...
+    ]  # (weights [out, in], bias [out]), the last gives logits
+    activation: str
+    mask_in_observation: bool
+    card: dict[str, Any]
+
+    @property
+    def observation_size(self) -> int:
+        return int(self.scale.size) - (self.layers[-1][0].shape[0] if self.mask_in_observation else 0)
+
+    @property
+    def num_actions(self) -> int:
+        return int(self.layers[-1][0].shape[0])
+
+    def logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """Action logits [R, A] of R observations, illegal actions at -inf."""
+        x = np.asarray(observations, dtype=np.float32)
+        if self.mask_in_observation:
+            x = np.concatenate([x, np.asarray(masks, dtype=np.float32)], axis=1)
+        x = x * self.scale
+        activation = ACTIVATIONS[self.activation]
+        for weights, bias in self.layers[:-1]:
+            x = activation(x @ weights.T + bias)
+        weights, bias = self.layers[-1]
+        logits = x @ weights.T + bias
+        return np.where(np.asarray(masks) > 0, logits, -np.inf)
+
+
+@functools.cache
+def load_pretrained(game: str, num_players: int, folder: Path = DATA) -> PretrainedNetwork:
+    """The shipped agent of ``num_players``-player ``game`` (from ``folder``: the package's by
+    default), or ValueError naming the tables that have one."""
+    stem = folder / file_stem(game, num_players)
+    if not stem.with_suffix(".json").is_file():
+        raise ValueError(f"no pretrained agent for {num_players}-player {game}; {_tables_text(folder)}")
+    card = json.loads(stem.with_suffix(".json").read_text())
+    with np.load(stem.with_suffix(".npz"), allow_pickle=False) as arrays:
+        count = int(card["network"]["layers"])
+        layers = tuple((arrays[f"weight{i}"], arrays[f"bias{i}"]) for i in range(count))
+        scale = arrays["scale"]
+    return PretrainedNetwork(
+        game=game,
+        num_players=num_players,
+        scale=scale,
+        layers=layers,
+        activation=str(card["network"]["activation"]),
+        mask_in_observation=bool(card["network"]["mask_in_observation"]),
+        card=card,
+    )
+
+
+class PretrainedPolicy(Policy):
+    """A shipped agent playing its most probable legal action (it draws no random numbers)."""
+
+    def __init__(self, network: PretrainedNetwork) -> None:
+        self.network = network
+
+    def __repr__(self) -> str:
+        return f"PretrainedPolicy({file_stem(self.network.game, self.network.num_players)})"
+
+    def check_table(self, game: CardGame) -> None:
+        net = self.network
+        if (game.name, game.num_players) != (net.game, net.num_players) or (
+            game.observation_size,
+            game.num_actions,
+        ) != (net.observation_size, net.num_actions):
+            raise ValueError(
+                f"the pretrained agent {file_stem(net.game, net.num_players)} plays"
+                f" {net.num_players}-player {net.game}, not {game.num_players}-player {game.name}"
+            )
+
+    def probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
+        """Its move probabilities (softmax over the legal actions), for a search's prior."""
+        logits = self.network.logits(observation[None], action_mask[None])[0]
+        weights = np.exp(logits - logits.max())
+        return weights / weights.sum()
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        return int(np.argmax(self.network.logits(observation[None], action_mask[None])[0]))
+
+    def batched(self) -> BatchedPretrained:
+        """This agent in many games at once: one pass of the network for all the rows."""
+        return BatchedPretrained(self.network)
+
+
+class BatchedPretrained(BatchedPolicy):
+    """:class:`PretrainedPolicy` for a batch: the same greedy moves, one matrix product per layer."""
+
+    def __init__(self, network: PretrainedNetwork) -> None:
+        self.network = network
+
+    def __repr__(self) -> str:
+        return f"BatchedPretrained({file_stem(self.network.game, self.network.num_players)})"
+
+    def act(
+        self, observations: np.ndarray, masks: np.ndarray, generators: Any, rows: np.ndarray
+    ) -> np.ndarray:
+        return np.argmax(self.network.logits(observations, masks), axis=1).astype(np.int64)
+
+
+def make_pretrained(argument: str, game: str, num_players: int) -> PretrainedPolicy:
+    """``pretrained`` or ``pretrained:GAME`` at a ``num_players``-player ``game`` table."""
+    if argument and argument != game:
+        raise ValueError(f"pretrained:{argument} names another game than this table's {game!r}")
+    return PretrainedPolicy(load_pretrained(game, num_players))

@@ -1,0 +1,68 @@
+"""The benchmarks of search players, shipped agents and time to a winning agent run end to end
+(``--quick``: tiny budgets, so these check the pipeline and what it writes, not the figures)."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+pytestmark = pytest.mark.slow  # whole benches in subprocesses; their library sides are tested fast
+
+
+def run_bench(*args: str) -> str:
+    done = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+def test_the_search_bench_writes_its_strength_table_into_its_section(tmp_path: Path) -> None:
+    begin, end = (
+        "<!-- bench/search.py strength tock: begin -->",
+        "<!-- bench/search.py strength tock: end -->",
+    )
+    doc = tmp_path / "search.md"
+    doc.write_text(f"# Search\n\n{begin}\nold figures\n{end}\n\nafter\n")
+    run_bench(
+        "bench/search.py",
+        "--quick",
+        "--game",
+        "tock",
+        "--part",
+        "strength",
+        "--workers",
+        "1",
+        "--doc",
+        str(doc),
+    )
+    text = doc.read_text()
+    assert "old figures" not in text and "`python bench/search.py --quick --game tock" in text
+    assert text.endswith(f"{end}\n\nafter\n")
+    for row in (
+        "| tock | `search:sims=8:horizon=200` | `rule` x3 |",
+        "| tock | `search:sims=8:horizon=200:perfect=true` | `rule` x3 |",
+        "| tock | `pretrained` | `rule` x3 |",
+        "| tock | `search:sims=8:horizon=200` | `heuristic` x3 |",
+    ):
+        assert row in text
+
+
+def test_the_pretrain_bench_ships_a_4_player_agent_with_its_card(tmp_path: Path) -> None:
+    out = run_bench("bench/pretrain.py", "--quick", "--tables", "tock-4p", "--workers", "1")
+    doc = Path(re.findall(r"wrote (\S+pretrained\.md)", out)[-1])
+    card = json.loads((doc.parent / "agents" / "tock-4p.json").read_text())
+    assert card["network"]["sizes"][-1] == 10 and card["results"]["gauntlet"]
+    assert "## 4-player tock: `pretrained` (`tock-4p`)" in doc.read_text()
+
+
+def test_the_time_to_win_bench_writes_its_page(tmp_path: Path) -> None:
+    run_bench("bench/learning.py", "--time-to-win", "--quick", "--game", "tock", "--out", str(tmp_path))
+    page = (tmp_path / "time-to-win.md").read_text()
+    assert page.startswith("# Time to a winning agent") and "\n| tock | " in page
+    assert "--stop-when-ahead" in page

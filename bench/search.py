@@ -56,8 +56,10 @@ PARTS = ("speed", "duel", "strength")
 #: where duplicate deals narrow the interval of a line-up with rule players (docs/evaluation.md)
 DUPLICATE = {"uno": True, "chipit": True, "tock": False}
 #: knobs added to every search spec of a game: Tock's games are about 1,250 actions long, and a
-#: rollout cut at 200 actions (ranked by the cards held) is several times cheaper
-KNOBS = {"tock": ":horizon=200"}
+#: rollout cut at 200 actions (ranked by the cards held) is several times cheaper; a Chip It
+#: lead offers up to about 200 moves, and the shipped agent picks the 7 compared beside the
+#: rule-based move far better than chance (+0.458 against +0.227 at 50 simulations, 160 games)
+KNOBS = {"tock": ":horizon=200", "chipit": ":prior=net:net=pretrained"}
 #: the two budgets of each game (--budgets sets one pair for all): the whole strength part at
 #: 500 games a line takes hours on 2 cores; Tock's decisions are many (about 60 a game for the
 #: searching seat, most of them knock windows) and its rollouts long

@@ -1,0 +1,122 @@
+"""The agents shipped with the package (``pretrained``): they load with numpy alone, play legal
+moves at their tables (alone, in batches, as opponents), refuse other tables in one sentence,
+and play exactly as the trained network they were exported from."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from card_envs.agents.pretrained import (
+    DATA,
+    PretrainedPolicy,
+    file_stem,
+    load_pretrained,
+    shipped_tables,
+)
+from card_envs.agents.specs import check_spec, make_policy
+from card_envs.batched import BatchedGame
+from card_envs.batched.policy import batched_policy
+from card_envs.core.play import play_game
+from card_envs.core.registry import game_class
+
+SHIPPED = shipped_tables()
+#: the issue's promise: every game at 4 players ships an agent
+MAIN_TABLES = [("tock", 4), ("chipit", 4), ("uno", 4)]
+
+
+def test_every_game_ships_a_4_player_agent_under_2_mb() -> None:
+    assert set(MAIN_TABLES) <= set(SHIPPED)
+    for game, n in SHIPPED:
+        stem = DATA / file_stem(game, n)
+        assert stem.with_suffix(".npz").stat().st_size < 2 * 2**20
+        card = json.loads(stem.with_suffix(".json").read_text())
+        assert card["training"]["command"].startswith("python train.py")
+        assert card["results"]["agent"]["games"] >= 400
+        assert card["beats_rule_players"] or n == 4  # another table ships only an agent that beats them
+
+
+@pytest.mark.parametrize(("game", "n"), SHIPPED, ids=[file_stem(*t) for t in SHIPPED])
+def test_a_shipped_agent_plays_whole_games_against_rule_players(game: str, n: int) -> None:
+    for spec in ("pretrained", f"pretrained:{game}"):
+        policies = [make_policy(spec, game, n), *(make_policy("rule", game, n) for _ in range(n - 1))]
+        outcome = play_game(game_class(game)(n), policies, np.random.default_rng(n))
+        assert not outcome.truncated and sorted(outcome.ranks)[0] == 1
+
+
+@pytest.mark.parametrize(("game", "n"), SHIPPED, ids=[file_stem(*t) for t in SHIPPED])
+def test_its_batched_twin_plays_the_same_moves(game: str, n: int) -> None:
+    agent = make_policy("pretrained", game, n)
+    batch = BatchedGame(game, 16, n)
+    batch.reset(seed=1)
+    rows = np.arange(16)
+    twin = batched_policy(agent)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        actions = twin.act(batch.observations, batch.masks, batch.generators, rows)
+        expected = [agent.act(batch.observations[b], batch.masks[b], rng) for b in rows]
+        assert actions.tolist() == expected
+        assert all(batch.masks[b, a] for b, a in enumerate(actions))
+        batch.step(actions)
+
+
+def test_a_table_without_an_agent_is_refused_naming_those_that_have_one() -> None:
+    with pytest.raises(ValueError, match=r"no pretrained agent for 9-player uno; shipped: .*4-player tock"):
+        make_policy("pretrained", "uno", 9)
+    with pytest.raises(ValueError, match="pretrained:uno names another game"):
+        check_spec("pretrained:uno", "tock", 4)
+
+
+def test_it_plays_as_an_opponent_of_the_single_agent_and_batched_envs() -> None:
+    from card_envs.agents.envs import make_batched_env, make_env
+
+    env = make_env("tock", num_players=4, opponents="pretrained")
+    env.reset(seed=0)
+    batched = make_batched_env("tock", num_envs=4, num_players=4, opponents="pretrained")
+    batched.reset(seed=0)
+    for _ in range(40):
+        env.step(int(np.flatnonzero(env.action_masks())[0]))
+        batched.step(np.array([int(np.flatnonzero(m)[0]) for m in batched.action_masks()]))
+
+
+def test_the_core_install_plays_it_without_torch() -> None:
+    code = (
+        "import sys; from card_envs.agents.specs import make_policy;"
+        "make_policy('pretrained', 'tock', 4); assert 'torch' not in sys.modules, 'torch imported'"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
+
+
+def test_an_exported_run_plays_as_its_trained_network(tmp_path: Path) -> None:
+    """The exporter keeps the actor exactly: the same move probabilities as the SB3 model."""
+    pytest.importorskip("sb3_contrib")
+    from card_envs.agents.model import ModelPolicy
+    from card_envs.training.export import export_pretrained
+    from card_envs.training.run import train
+    from card_envs.training.settings import TrainSettings
+
+    settings = TrainSettings.from_options(
+        game="uno", num_players=3, teacher="", timesteps=64, envs=1, vectorized=False,
+        ppo={"n_steps": 64, "batch_size": 32}, eval_every=10**6,
+    )  # fmt: skip
+    train(settings, tmp_path / "run", progress=False)
+    export_pretrained(tmp_path / "run", tmp_path / "agents", {"note": "a test"})
+    shipped = PretrainedPolicy(load_pretrained("uno", 3, tmp_path / "agents"))
+    trained = ModelPolicy(tmp_path / "run", deterministic=True)
+    game = game_class("uno")(3)
+    game.reset(seed=4)
+    rng = np.random.default_rng(0)
+    for _ in range(40):
+        if game.is_over:
+            break
+        observation, mask = game.observe(game.current_player), game.action_mask()
+        np.testing.assert_allclose(
+            shipped.probabilities(observation, mask), trained.probabilities(observation, mask), atol=1e-5
+        )
+        assert shipped.act(observation, mask, rng) == trained.act(observation, mask, rng)
+        game.step(shipped.act(observation, mask, rng))

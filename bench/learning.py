@@ -235,6 +235,9 @@ def time_to_win(game: str, args: argparse.Namespace, runs: Path) -> dict[str, An
         rows = list(csv.DictReader(file))
     last = rows[-1]
     ahead = next((r for r in rows if float(r["reward_low"]) > 0), None)
+    # a run that imitates first has a row at step 0, its seconds the imitation's: PPO's rate leaves them out
+    first = rows[0] if int(rows[0]["steps"]) == 0 else {"steps": 0, "seconds": 0.0}
+    ppo_seconds = float(last["seconds"]) - float(first["seconds"])
     out: dict[str, Any] = {
         "game": game,
         "players": args.players,
@@ -242,7 +245,8 @@ def time_to_win(game: str, args: argparse.Namespace, runs: Path) -> dict[str, An
         f" --eval-every {args.ttw_every} --eval-games {args.ttw_games} --stop-when-ahead"
         f" --max-minutes {args.ttw_minutes:g}",
         "evaluations": len(rows),
-        "steps_per_second": round(int(last["steps"]) / max(float(last["seconds"]), 1e-9)),
+        "imitation_seconds": float(first["seconds"]),
+        "steps_per_second": round(int(last["steps"]) / max(ppo_seconds, 1e-9)),
         "ahead": None,
     }
     if ahead is not None:
@@ -265,6 +269,10 @@ def time_to_win(game: str, args: argparse.Namespace, runs: Path) -> dict[str, An
     return out
 
 
+def wall(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 60 else f"{seconds / 60:.1f} min"
+
+
 def time_to_win_page(results: list[dict[str, Any]], argv: list[str]) -> str:
     lines = [
         "# Time to a winning agent",
@@ -275,21 +283,21 @@ def time_to_win_page(results: list[dict[str, Any]], argv: list[str]) -> str:
         " mean-reward interval lies above 0 (`--stop-when-ahead`). Wall time counts imitation and PPO,"
         " not the evaluations. The agent is then confirmed on new deals.",
         "",
-        "| game | wall time to ahead | PPO steps | the evaluation that crossed | confirmed on new deals"
-        " | learner steps/s | command |",
-        "|---|---|---|---|---|---|---|",
+        "| game | wall time to ahead | of it, imitation | PPO steps | the evaluation that crossed"
+        " | confirmed on new deals | PPO steps/s | command |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for r in results:
-        a = r["ahead"]
+        a, imitation = r["ahead"], wall(r["imitation_seconds"])
         if a is None:
             lines.append(
-                f"| {r['game']} | not within the budget ({r['evaluations']} evaluations) | | | |"
-                f" {r['steps_per_second']:,} | `{r['command']}` |"
+                f"| {r['game']} | not within the budget ({r['evaluations']} evaluations) |"
+                f" {imitation} | | | | {r['steps_per_second']:,} | `{r['command']}` |"
             )
             continue
         c = a["confirm"]
         lines.append(
-            f"| {r['game']} | **{a['seconds'] / 60:.1f} min** | {a['steps']:,} |"
+            f"| {r['game']} | **{wall(a['seconds'])}** | {imitation} | {a['steps']:,} |"
             f" {a['mean_reward']:+.3f} ({a['low']:+.3f}..{a['high']:+.3f}) |"
             f" {c['value']:+.3f} ({c['low']:+.3f}..{c['high']:+.3f}), {c['games']:,} games |"
             f" {r['steps_per_second']:,} | `{r['command']}` |"

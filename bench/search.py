@@ -60,10 +60,11 @@ DUPLICATE = {"uno": True, "chipit": True, "tock": False}
 #: lead offers up to about 200 moves, and the shipped agent picks the 7 compared beside the
 #: rule-based move far better than chance (+0.458 against +0.227 at 50 simulations, 160 games)
 KNOBS = {"tock": ":horizon=200", "chipit": ":prior=net:net=pretrained"}
-#: the two budgets of each game (--budgets sets one pair for all): the whole strength part at
-#: 500 games a line takes hours on 2 cores; Tock's decisions are many (about 60 a game for the
-#: searching seat, most of them knock windows) and its rollouts long
-BUDGETS = {"uno": [50, 200], "chipit": [50, 200], "tock": [25, 100]}
+#: the two budgets of each game (--budgets sets one pair for all), each game's strength part about
+#: an hour on one core at 500 games a line; Tock's decisions are many (about 60 a game for the
+#: searching seat, most of them knock windows) and its rollouts long: 100 simulations took 77
+#: minutes for 500 games and scored as 25 did (docs/search.md)
+BUDGETS = {"uno": [50, 200], "chipit": [50, 200], "tock": [10, 25]}
 
 
 def markers(part: str, game: str) -> tuple[str, str]:

@@ -156,3 +156,30 @@ def test_a_search_teacher_plays_the_learners_seat_from_the_engine():
     again = collect(uno, "search:sims=4:leaves=2", 40, 0.99, seed=2)
     np.testing.assert_array_equal(demos.actions, again.actions)
     assert len(demos) >= 40 and demos.masks[np.arange(len(demos)), demos.actions].all()
+
+
+def test_expert_iteration_rounds_search_with_the_network_as_it_stands(tmp_path, capsys):
+    """Round 2's search takes round 1's network (saved in the run) as its prior and rollout
+    player, and the network imitates it; each round's result is kept."""
+    settings = TrainSettings.from_options(
+        game="uno",
+        num_players=2,
+        timesteps=64,
+        envs=1,
+        teacher="search:sims=4:leaves=2",
+        imitation_steps=60,
+        imitation_epochs=1,
+        imitation_rounds=2,
+        ppo=TINY_PPO,
+        eval_every=64,
+        eval_games=2,
+    )
+    out = tmp_path / "run"
+    train_model(settings, out, progress=False)
+    printed = capsys.readouterr().out
+    saved = out / "teacher-round-1.zip"
+    assert f"imitating search:sims=4:leaves=2:prior=net:rollout=net:net={saved}" in printed
+    assert make_policy(f"greedy:{saved}", "uno", 2)  # round 1's network, as round 2's search loaded it
+    for name in ("imitation-round-1.json", "imitation.json"):
+        assert json.loads((out / name).read_text())["decisions"] >= 60
+    assert json.loads((out / "settings.json").read_text())["imitation"]["rounds"] == 2

@@ -235,6 +235,8 @@ def test_model_policy_is_deterministic_given_rng_legal_and_refuses_another_table
         ({"max_minutes": 0}, "max_minutes must be"),
         ({"imitation_steps": 0}, "imitation_steps must be"),
         ({"imitation_smoothing": 1.0}, "imitation_smoothing must be"),
+        ({"imitation_rounds": 0}, "imitation_rounds must be"),
+        ({"imitation_rounds": 2, "teacher": "rule"}, "needs a search teacher"),
         ({"game": "climb", "vectorized": True}, "needs a batched engine"),
         ({"opponents": ["search:sims=5"], "vectorized": True}, "without --vectorized"),
         ({"teacher": "search:sims=0"}, "search sims"),

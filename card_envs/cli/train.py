@@ -158,6 +158,13 @@ def build_parser() -> argparse.ArgumentParser:
         help="share of the imitation target spread over the legal actions, so PPO can still move"
         " the policy (default: 0)",
     )
+    parser.add_argument(
+        "--imitation-rounds",
+        type=whole(1),
+        default=None,
+        help="expert iteration with a search teacher: each round after the first, the search plays"
+        " with the network as its prior and rollout player and the network imitates it (default: 1)",
+    )
     league = parser.add_argument_group("league (--opponents league)")
     for name, kind, text in (
         (
@@ -240,12 +247,14 @@ def settings_from(args: argparse.Namespace, rules: dict[str, Any]) -> TrainSetti
         mask_in_observation=args.mask_in_observation,
         ppo={k: getattr(args, k) for k in DEFAULT_PPO if getattr(args, k) is not None},
         teacher="" if args.teacher == "none" else args.teacher,
-        **{k: getattr(args, k) for k in ("imitation_steps", "imitation_epochs", "imitation_smoothing")},
+        **{k: getattr(args, k) for k in IMITATION_OPTIONS},
         **{k: getattr(args, k) for k in RUN_OPTIONS if getattr(args, k) is not None},
         **({} if recipe or args.timesteps else {"timesteps": TIMESTEPS_WITHOUT_RECIPE}),
     )
 
 
+#: the imitation's options, named as TrainSettings.from_options names them
+IMITATION_OPTIONS = ("imitation_steps", "imitation_epochs", "imitation_smoothing", "imitation_rounds")
 #: options named as the RunSettings fields they set
 RUN_OPTIONS = (
     "timesteps",

@@ -18,6 +18,7 @@ import os
 import platform
 import shutil
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import asdict
@@ -40,7 +41,7 @@ from card_envs.agents.runs import MODEL_FILE, RLLIB_CHECKPOINT_DIR, SETTINGS_FIL
 from card_envs.agents.specs import make_policy
 from card_envs.core.checks import check_writable_dir
 from card_envs.training.callbacks import EvaluationLog, ProgressLines, SelfPlaySnapshots, TimeLimit
-from card_envs.training.imitation import collect, imitate
+from card_envs.training.imitation import ImitationResult, collect, imitate
 from card_envs.training.league import LEAGUE
 from card_envs.training.league_play import LeagueSnapshots, LeagueVecEnv, league_vec_env
 from card_envs.training.sb3_vec import BatchedVecEnv
@@ -112,7 +113,10 @@ def prepare_run_dir(out: str | Path, force: bool) -> Path:
         raise FileExistsError(f"{out} already holds a trained model; pass force=True (--force) to replace it")
     check_writable_dir(out, "out")
     stale_files = (MODEL_FILE, SETTINGS_FILE, RLLIB_CHECKPOINT_DIR, "checkpoints", "tb", EVALUATIONS_FILE)
-    for name in (*stale_files, "imitation.json"):
+    rounds = [p.name for p in out.glob("imitation-round-*.json")] + [
+        p.name for p in out.glob("teacher-round-*.zip")
+    ]
+    for name in (*stale_files, "imitation.json", *rounds):
         stale = out / name
         if stale.is_dir():
             shutil.rmtree(stale)
@@ -204,8 +208,32 @@ def warm_start(
     model: MaskablePPO, settings: TrainSettings, env_kwargs: dict[str, Any], run_dir: Path | None
 ) -> None:
     """Fit the network to the teacher's play (card_envs.training.imitation) before PPO; self-play seats
-    (and league) are played by the teacher too while its games are collected."""
+    (and league) are played by the teacher too while its games are collected. With more than one
+    round (a search teacher: expert iteration), each later round's search plays with the network
+    as it stands, saved as ``teacher-round-K.zip``, for its prior and rollouts, and the network
+    imitates that stronger play in turn."""
     teacher = settings.teacher()
+    rounds = settings.imitation.resolved(settings.game).rounds
+    with tempfile.TemporaryDirectory() as scratch:
+        for round_ in range(1, rounds + 1):
+            spec = teacher
+            if round_ > 1:
+                saved = (run_dir or Path(scratch)) / f"teacher-round-{round_ - 1}.zip"
+                model.save(saved)
+                spec = f"{teacher}:prior=net:rollout=net:net={saved}"
+                print(f"expert iteration, round {round_} of {rounds}", flush=True)
+            result = imitate_teacher(
+                model, settings, env_kwargs, spec, seed=settings.run.seed + 10_000 * (round_ - 1)
+            )
+            if run_dir is not None:
+                name = "imitation.json" if round_ == rounds else f"imitation-round-{round_}.json"
+                (run_dir / name).write_text(json.dumps(asdict(result), indent=2) + "\n")
+
+
+def imitate_teacher(
+    model: MaskablePPO, settings: TrainSettings, env_kwargs: dict[str, Any], teacher: str, seed: int
+) -> ImitationResult:
+    """One imitation: ``teacher``'s games collected in worker processes, the network fitted to them."""
     imitation = settings.imitation.resolved(settings.game)
     seats = [teacher if spec in ("self", LEAGUE) else spec for spec in env_kwargs["opponents"]]
     steps, epochs = imitation.steps, imitation.epochs
@@ -217,9 +245,11 @@ def warm_start(
         teacher,
         steps,
         model.gamma,
-        settings.run.seed,
+        seed,
         workers,
-        parts=20 * workers if searches else None,  # a search teacher is slow: show its progress
+        # a search teacher is slow: show its progress, in shares of at least 500 decisions (each
+        # share builds its own search player, its compiled rollout engine included)
+        parts=min(20 * workers, max(workers, steps // 500)) if searches else None,
         progress=lambda done, parts: (
             print(f"  teacher's games: {done}/{parts} parts", flush=True) if searches else None
         ),
@@ -227,9 +257,7 @@ def warm_start(
     threads = torch.get_num_threads()
     torch.set_num_threads(os.cpu_count() or 1)  # nothing else runs while the network imitates
     try:
-        result = imitate(
-            model.policy, demos, epochs=epochs, seed=settings.run.seed, smoothing=imitation.smoothing
-        )
+        result = imitate(model.policy, demos, epochs=epochs, seed=seed, smoothing=imitation.smoothing)
     finally:
         torch.set_num_threads(threads)
     print(
@@ -238,8 +266,7 @@ def warm_start(
         f" held-out accuracy {result.accuracy:.1%}",
         flush=True,
     )
-    if run_dir is not None:
-        (run_dir / "imitation.json").write_text(json.dumps(asdict(result), indent=2) + "\n")
+    return result
 
 
 def continue_from(model: MaskablePPO, source: str | Path) -> None:

@@ -66,6 +66,7 @@ GENERAL_DEFAULTS: dict[str, Any] = {
     "imitation_steps": 100_000,
     "imitation_epochs": 8,
     "imitation_smoothing": 0.0,
+    "imitation_rounds": 1,
 }
 
 
@@ -190,6 +191,7 @@ class ImitationPlan:
     steps: int
     epochs: int
     smoothing: float
+    rounds: int
 
 
 @dataclass(frozen=True)
@@ -201,6 +203,9 @@ class ImitationSettings:
     epochs: int | None = None  # passes over them
     #: the share of the imitation target spread over the legal actions (imitation.imitate)
     smoothing: float | None = None
+    #: expert iteration: after the first imitation, the search teacher plays again with the
+    #: network as its prior and rollout player, and the network imitates that, rounds - 1 times
+    rounds: int | None = None
 
     def resolved(self, game: str) -> ImitationPlan:
         def pick(value: Any, name: str) -> Any:
@@ -211,6 +216,7 @@ class ImitationSettings:
             int(pick(self.steps, "imitation_steps")),
             int(pick(self.epochs, "imitation_epochs")),
             float(pick(self.smoothing, "imitation_smoothing")),
+            int(pick(self.rounds, "imitation_rounds")),
         )
 
     def check(self, table: TableSettings) -> None:
@@ -219,8 +225,13 @@ class ImitationSettings:
         check_count("imitation_epochs", used.epochs)
         if not 0 <= used.smoothing < 1:
             raise ValueError(f"imitation_smoothing must be in [0, 1), got {used.smoothing}")
+        check_count("imitation_rounds", used.rounds)
         if used.teacher:
             check_spec(used.teacher, table.spec, table.num_players, what="teacher")
+        if used.rounds > 1 and used.teacher.partition(":")[0] != "search":
+            raise ValueError(
+                f"imitation_rounds {used.rounds} needs a search teacher (search:...), got {used.teacher!r}"
+            )
 
 
 @dataclass(frozen=True)
@@ -350,6 +361,7 @@ class TrainSettings:
         }
         imitation_names = {"teacher": "teacher", "imitation_steps": "steps", "imitation_epochs": "epochs"}
         imitation_names["imitation_smoothing"] = "smoothing"
+        imitation_names["imitation_rounds"] = "rounds"
         league: dict[str, Any] = {}
         rest: dict[str, Any] = {}
         for name, value in options.items():

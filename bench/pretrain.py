@@ -68,8 +68,8 @@ refused in one sentence that names the tables that have one.
 Every card below was written by `python bench/pretrain.py` (one table: `--tables tock-4p`):
 it trains with the game's recipe (`--recipe full` at 4 players; at other tables `quick`,
 at most 15 minutes of wall time, and the agent ships there only if it beats the rule-based
-players with its interval above 0), then judges it against three rule-based players at their
-default knobs beside a rule-based player in the same seats, and at 4 players against the
+players with its interval above 0), then judges it against rule-based players at their
+default knobs in every other seat, beside a rule-based player in the same seats, and at 4 players against the
 gauntlet ([gauntlet.md](gauntlet.md)). Mean rank reward (rank r of N gets
 1 - 2(r-1)/(N-1); 0 is the equal share) with 95% intervals.
 
@@ -190,7 +190,8 @@ def card_section(card: dict[str, Any]) -> list[str]:
         f"- **Rebuilt by** `{training['rebuild']}`.",
         f"- **Network**: {' -> '.join(str(s) for s in card['network']['sizes'])}"
         f" ({card['network']['activation']}), greedy.",
-        f"- **Against {n - 1} rule-based players** at their default knobs, {agent['games']:,} games{deals}:"
+        f"- **Against {n - 1} rule-based player{'s' if n > 2 else ''}** at the default knobs,"
+        f" {agent['games']:,} games{deals}:"
         f" mean reward **{interval(agent)}**, win rate {agent['win_rate']:.1%}; a rule-based player in the"
         f" same seats: {interval(baseline)}.",
     ]

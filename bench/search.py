@@ -47,6 +47,7 @@ from card_envs.core.play import play_game, play_out
 from card_envs.core.processes import exit_on_sigterm
 from card_envs.core.ranking import rank_rewards
 from card_envs.core.registry import game_spec, game_specs
+from card_envs.evaluation.stats import bounded_mean_interval
 from card_envs.evaluation.tournament import TournamentResult, tournament
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -154,7 +155,12 @@ def ismcts_bot(wrapped: object, budget: int, seed: int, rollout: str = "random")
         evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(seed))
     else:
         evaluator = policy_rollouts(mcts.Evaluator, wrapped, rollout, seed)
-    return ismcts.ISMCTSBot(wrapped, evaluator, 2.0, budget, random_state=np.random.RandomState(seed + 1))
+    bot = ismcts.ISMCTSBot(wrapped, evaluator, 2.0, budget, random_state=np.random.RandomState(seed + 1))
+    # its own resampling draws from pyspiel.UniformProbabilitySampler, seeded afresh each time:
+    # a seeded sampler makes a duel replay
+    draws = np.random.RandomState(seed + 2)
+    bot.set_resampler(lambda state, player: state.resample_from_infostate(player, draws.uniform))
+    return bot
 
 
 def policy_rollouts(base: type, wrapped: object, spec: str, seed: int) -> object:
@@ -195,8 +201,8 @@ def openspiel_speed(
 
 def duel(game: str, ours: SearchPlayer, budget: int, games: int, seed: int) -> tuple[float, float, float]:
     """Our search in seats 0 and 2 (1 and 3 in every other game) against ISMCTSBot at ``budget``:
-    our mean rank reward with its 95% interval (a t interval over games: each game's two seats
-    averaged), from OpenSpiel's own game loop."""
+    our mean rank reward with its 95% interval (each game's two seats averaged; the evaluation's
+    interval, inside -1..1 and never a point on few games), from OpenSpiel's own game loop."""
     module = openspiel()
     assert module is not None
     wrapped = module.openspiel_game(game, PLAYERS)
@@ -218,8 +224,8 @@ def duel(game: str, ours: SearchPlayer, budget: int, games: int, seed: int) -> t
             state.apply_action(action)
         returns = state.returns()
         means.append(np.mean([returns[p] for p in mine]))
-    mean, half = float(np.mean(means)), 1.96 * float(np.std(means, ddof=1)) / np.sqrt(games)
-    return mean, max(-1.0, mean - half), min(1.0, mean + half)
+    estimate = bounded_mean_interval(means, -1.0, 1.0)
+    return estimate.value, estimate.low, estimate.high
 
 
 def strength(

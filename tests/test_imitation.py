@@ -20,6 +20,12 @@ TOCK = {"game": "tock", "num_players": 3, "opponents": "rule"}
 TINY_PPO = {"n_steps": 64, "batch_size": 64, "n_epochs": 1, "net_arch": [32]}
 
 
+def tiny_run(**options) -> TrainSettings:
+    """A run of 64 PPO steps in one env after a short imitation (``options`` name the rest)."""
+    shared = {"timesteps": 64, "envs": 1, "imitation_epochs": 1, "ppo": TINY_PPO, "eval_every": 64}
+    return TrainSettings.from_options(**{**shared, "eval_games": 2, **options})
+
+
 def test_discounted_returns_run_backwards_from_the_end():
     assert discounted([0.0, 0.0, 1.0], 0.5) == [0.25, 0.5, 1.0]
     assert discounted([1.0, -1.0], 1.0) == [0.0, -1.0]
@@ -107,18 +113,7 @@ def test_scaled_observation_divides_by_the_declared_bounds():
 
 
 def test_a_run_with_a_teacher_starts_from_it_and_says_so(tmp_path):
-    settings = TrainSettings.from_options(
-        game="tock",
-        num_players=3,
-        timesteps=64,
-        envs=1,
-        teacher="rule:cheat_rate=0.0",
-        imitation_steps=400,
-        imitation_epochs=2,
-        ppo=TINY_PPO,
-        eval_every=64,
-        eval_games=2,
-    )
+    settings = tiny_run(game="tock", num_players=3, teacher="rule:cheat_rate=0.0", imitation_steps=400)
     train_model(settings, tmp_path / "run", progress=False)
     saved = json.loads((tmp_path / "run" / "imitation.json").read_text())
     assert saved["decisions"] >= 400 and 0 <= saved["accuracy"] <= 1
@@ -161,18 +156,8 @@ def test_a_search_teacher_plays_the_learners_seat_from_the_engine():
 def test_expert_iteration_rounds_search_with_the_network_as_it_stands(tmp_path, capsys):
     """Round 2's search takes round 1's network (saved in the run) as its prior and rollout
     player, and the network imitates it; each round's result is kept."""
-    settings = TrainSettings.from_options(
-        game="uno",
-        num_players=2,
-        timesteps=64,
-        envs=1,
-        teacher="search:sims=4:leaves=2",
-        imitation_steps=60,
-        imitation_epochs=1,
-        imitation_rounds=2,
-        ppo=TINY_PPO,
-        eval_every=64,
-        eval_games=2,
+    settings = tiny_run(
+        game="uno", num_players=2, teacher="search:sims=4:leaves=2", imitation_steps=60, imitation_rounds=2
     )
     out = tmp_path / "run"
     train_model(settings, out, progress=False)

@@ -113,9 +113,8 @@ def prepare_run_dir(out: str | Path, force: bool) -> Path:
         raise FileExistsError(f"{out} already holds a trained model; pass force=True (--force) to replace it")
     check_writable_dir(out, "out")
     stale_files = (MODEL_FILE, SETTINGS_FILE, RLLIB_CHECKPOINT_DIR, "checkpoints", "tb", EVALUATIONS_FILE)
-    rounds = [p.name for p in out.glob("imitation-round-*.json")] + [
-        p.name for p in out.glob("teacher-round-*.zip")
-    ]
+    per_round = ("imitation-round-*.json", "teacher-round-*.zip")  # expert iteration's (warm_start)
+    rounds = [p.name for pattern in per_round for p in out.glob(pattern)]
     for name in (*stale_files, "imitation.json", *rounds):
         stale = out / name
         if stale.is_dir():

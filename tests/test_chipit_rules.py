@@ -15,6 +15,8 @@ from card_envs.games.chipit.arith import (
     card_cost,
     card_options,
     card_value,
+    cheapest_at,
+    cheapest_value,
     mark_blocks,
     mark_units,
     mark_values,
@@ -24,7 +26,9 @@ from card_envs.games.chipit.cards import (
     CODES,
     COPIES,
     DEAL_SIZE,
+    IMPOSSIBLE,
     MAX_VALUE,
+    NUM_GREEN,
     NUM_TYPES,
     START_CHIPS,
     TOTAL_CHIPS,
@@ -583,3 +587,29 @@ def test_offered_values_and_card_options_match_brute_force():
             seconds = {combo[1] for combo in completing if combo[0] == first and k > 1}
             if k > 1:
                 assert card_options_of(rest, v, k - 1, budget, min_type=first) == seconds
+
+
+def test_cheapest_value_is_the_lowest_value_of_fewest_chips_by_brute_force():
+    """The rule players' answer: of every value >= lo up to the highest, the one ``k`` cards
+    show with the fewest chips within the limit (the lowest of equals), -1 if none fits; the
+    sweep stops early once no higher value can cost less, which must not change it."""
+    rng = np.random.default_rng(11)
+    deck = [t for t in range(NUM_TYPES) for _ in range(COPIES)]
+    purple = [t for t in deck if t >= NUM_GREEN]  # the only cards above 129
+    for _ in range(150):
+        source = purple if rng.random() < 0.5 else deck
+        cards = rng.choice(source, size=int(rng.integers(1, 7)), replace=False)
+        hand = np.zeros(NUM_TYPES, np.int64)
+        for t in cards:
+            hand[int(t)] += 1
+        k = int(rng.integers(1, len(cards) + 1))
+        lo = int(rng.choice([rng.integers(2, 130), rng.integers(130, MAX_VALUE + 2)]))
+        costs = [(int(cheapest_at(hand, k, v)), v) for v in range(lo, MAX_VALUE + 1)]
+        fewest = min(costs, default=(IMPOSSIBLE, -1))[0]
+        # the limit at random, or just at or below the fewest chips (where an early stop would show)
+        for limit in (int(rng.integers(0, TOTAL_CHIPS + 1)), fewest, fewest - 1):
+            if not 0 <= limit <= TOTAL_CHIPS:
+                continue
+            fitting = [(cost, v) for cost, v in costs if cost <= limit]
+            expected = min(fitting)[1] if fitting else -1
+            assert cheapest_value(hand, k, lo, limit) == expected, (hand.tolist(), k, lo, limit)

@@ -247,6 +247,22 @@ def test_changing_only_hidden_cards_never_changes_a_seeded_sample(
     assert compared >= 3 * n
 
 
+@pytest.mark.parametrize(("game", "rules", "n"), TABLES)
+def test_a_world_sampler_draws_what_sample_world_draws(
+    game: type[CardGame], rules: dict[str, Any], n: int
+) -> None:
+    """The seat's view read once serves many draws: each is the world ``sample_world`` gives
+    for the same generator state, hidden cards, generator and all."""
+    for g in positions(game, rules, n, range(2), every=13, per_game=2):
+        seat = (g.current_player + 1) % n
+        sample = g.world_sampler(seat)
+        ours, theirs = np.random.default_rng(7), np.random.default_rng(7)
+        for _ in range(4):
+            a, b = sample(ours), g.sample_world(seat, theirs)
+            assert a.state_dict() == b.state_dict()
+            assert a.rng.bit_generator.state == b.rng.bit_generator.state
+
+
 def _slot_counts(g: CardGame, seat: int, samples: int, seed: int) -> dict[str, Counter[Any]]:
     """How often each card lands in each hidden slot of ``seat`` over seeded samples."""
     slots = HIDDEN[g.name].slots

@@ -172,10 +172,9 @@ def test_a_perfect_information_search_simulates_the_true_state() -> None:
     perfect = searcher(UnoGame, 4, perfect=True)
     fair = searcher(UnoGame, 4)
     rng = np.random.default_rng(0)
-    assert perfect._world(g, g.current_player, rng).state_dict() == g.state_dict()
-    hidden_differs = any(
-        fair._world(g, g.current_player, rng).state_dict() != g.state_dict() for _ in range(5)
-    )
+    assert perfect._sampler(g, g.current_player)(rng).state_dict() == g.state_dict()
+    sample = fair._sampler(g, g.current_player)
+    hidden_differs = any(sample(rng).state_dict() != g.state_dict() for _ in range(5))
     assert hidden_differs
 
 

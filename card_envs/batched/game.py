@@ -96,6 +96,8 @@ class Kernels(Protocol):
     # compiled play-out (BatchedGame.play_out); without it, play-outs are stepped
     # optional: state, a tuple of arrays holding one row per game (the built-in games' NamedTuple
     # of arrays), which BatchedGame.copy_row copies row by row; without it, through the codec
+    # optional: load_engine(index, game), load() of a reference engine's position read from its
+    # typed state (BatchedGame.load_engine); without it, through game.state_dict()
 
     def load(self, index: int, state: dict[str, Any], /) -> None: ...
 
@@ -392,7 +394,11 @@ class BatchedGame:
             raise ValueError(f"game {game.name!r} with {game.num_players} players does not fit {self!r}")
         if game.rules != self.reference.rules:
             raise ValueError(f"game rules {game.rules!r} differ from this batch's {self.reference.rules!r}")
-        self.kernels.load(index, game.state_dict())
+        fast = getattr(self.kernels, "load_engine", None)
+        if fast is not None:
+            fast(index, game)
+        else:
+            self.kernels.load(index, game.state_dict())
         self._generator_objects[index].bit_generator.state = game.rng.bit_generator.state
         self.seeds[index] = game.seed
         self.steps[index] = 0

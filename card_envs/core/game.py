@@ -12,6 +12,7 @@ from __future__ import annotations
 import functools
 import inspect
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol
 
@@ -367,25 +368,35 @@ class CardGame(ABC):
         uniform among the deals that fit what the seat saw. The true state is
         left unchanged; the same ``rng`` state gives the same sample.
         """
+        return self.world_sampler(seat)(rng)
+
+    def world_sampler(self, seat: int) -> Callable[[np.random.Generator], CardGame]:
+        """:meth:`sample_world` for many samples of this position: the seat's view is read once,
+        and each call ``sampler(rng)`` deals one world from it. A search draws hundreds of worlds
+        from one position; the sampler is valid while this game is not stepped or loaded."""
         if not self._started:
             raise RuntimeError("call reset() (or load_state_dict()) before sample_world()")
         seat = check_int("seat", seat, 0, self.num_players - 1)
-        if not isinstance(rng, np.random.Generator):
-            raise TypeError(f"rng must be a numpy Generator, got {type(rng).__name__}")
         view = self._seat_view(seat)
-        world = type(self).from_rules(self.num_players, **self.rules)
-        for _ in range(SAMPLE_TRIES):
-            try:
-                world._load_checked(view.fill(deal_unknown(view, rng)), self._dealt_holding, views=False)
-            except ValueError:
-                continue
-            world.seed = int(rng.integers(SEED_BOUND))
-            world.rng = np.random.default_rng(world.seed)
-            return world
-        raise RuntimeError(
-            f"no deal of the {len(view.unknown)} cards unknown to seat {seat} fits the state"
-            f" after {SAMPLE_TRIES} tries"
-        )
+
+        def sample(rng: np.random.Generator) -> CardGame:
+            if not isinstance(rng, np.random.Generator):
+                raise TypeError(f"rng must be a numpy Generator, got {type(rng).__name__}")
+            world = type(self).from_rules(self.num_players, **self.rules)
+            for _ in range(SAMPLE_TRIES):
+                try:
+                    world._load_checked(view.fill(deal_unknown(view, rng)), self._dealt_holding, views=False)
+                except ValueError:
+                    continue
+                world.seed = int(rng.integers(SEED_BOUND))
+                world.rng = np.random.default_rng(world.seed)
+                return world
+            raise RuntimeError(
+                f"no deal of the {len(view.unknown)} cards unknown to seat {seat} fits the state"
+                f" after {SAMPLE_TRIES} tries"
+            )
+
+        return sample
 
     @classmethod
     def samples_worlds(cls) -> bool:

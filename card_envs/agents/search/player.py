@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -107,9 +108,10 @@ class SearchPlayer(Policy):
         s = self.settings
         seat = game.current_player
         rollouts = self._rollouts_for(game)
+        sample = self._sampler(game, seat)
         search = Halving(
             self._candidates(game, rng),
-            lambda: self._world(game, seat, rng),
+            lambda: sample(rng),
             lambda worlds, moves: [
                 v[:, seat].tolist() for v in rollouts.values_after(worlds, moves, seat, rng)
             ],
@@ -140,13 +142,14 @@ class SearchPlayer(Policy):
         legal = game.legal_actions()
         rollouts = self._rollouts_for(game)
         root = Node(game.num_players)
+        sample = self._sampler(game, seat)
         deadline = None if s.ms is None else start + s.ms / 1000.0
         sims = waves = 0
         while True:
             wave = s.leaves if s.sims is None else min(s.leaves, s.sims - sims)
             paths, worlds = [], []
             for _ in range(wave):
-                world = self._world(game, seat, rng)
+                world = sample(rng)
                 paths.append(self._descend(root, world, seat, rng))
                 worlds.append(world)
             for path, value in zip(paths, rollouts.values(worlds, seat, rng), strict=True):
@@ -164,13 +167,18 @@ class SearchPlayer(Policy):
         self.last = SearchStats(sims, waves, time.perf_counter() - start, root.size(), visits)
         return most_visited(root, legal, seat)
 
-    def _world(self, game: CardGame, seat: int, rng: np.random.Generator) -> CardGame:
-        """A world to simulate in: sampled from the seat's view, or (``perfect``) the true one."""
+    def _sampler(self, game: CardGame, seat: int) -> Callable[[np.random.Generator], CardGame]:
+        """Draws the worlds to simulate in: sampled from the seat's view, or (``perfect``) the
+        true one with a future of its own."""
         if not self.settings.perfect:
-            return game.sample_world(seat, rng)
-        world = game.clone()
-        world.rng = np.random.default_rng(int(rng.integers(SEED_BOUND)))
-        return world
+            return game.world_sampler(seat)
+
+        def true_world(rng: np.random.Generator) -> CardGame:
+            world = game.clone()
+            world.rng = np.random.default_rng(int(rng.integers(SEED_BOUND)))
+            return world
+
+        return true_world
 
     def _descend(self, root: Node, world: CardGame, searcher: int, rng: np.random.Generator) -> list[Node]:
         """Walk ``world`` down the tree to a new node (or the game's end); the nodes passed."""

@@ -264,8 +264,14 @@ def cheapest_value(hand, k, lo, limit):
                 best, best_cost = value, cost
                 if cost == 0:
                     return best
-    if limit >= 0:
+    top = 0  # the highest purple face value held: k of them need at least k * (T // top - 1)
+    for i in range(NUM_PURPLE):
+        if hand[NUM_GREEN + i] > 0:
+            top = i + 2
+    if limit >= 0 and top > 0:
         for value in range(max(start, E.HIGH_START), MAX_VALUE + 1):
+            if k * (value // top - 1) >= best_cost:
+                break  # this value and every higher one cost at least as much as the best
             if DIVIDES[value] == 0:
                 continue
             cost = purple_sum(hand, value, k, limit)

@@ -273,11 +273,19 @@ def wall(seconds: float) -> str:
     return f"{seconds:.0f} s" if seconds < 60 else f"{seconds / 60:.1f} min"
 
 
-def time_to_win_page(results: list[dict[str, Any]], argv: list[str]) -> str:
+def time_to_win_page(results: list[dict[str, Any]], argv: list[str], kept: str = "") -> str:
+    """The page of ``results``, keeping the rows of the other games from the page ``kept``
+    (a run of one game rewrites its own row only)."""
+    measured = {r["game"] for r in results}
+    others = [
+        line for line in kept.splitlines()
+        if line.startswith("| ") and line.split(" | ")[0][2:] in set(game_specs()) - measured
+    ]  # fmt: skip
     lines = [
         "# Time to a winning agent",
         "",
-        f"`python bench/learning.py {' '.join(argv)}` on the project's 2-core machine: each game trained"
+        "`python bench/learning.py --time-to-win --game G` (one `--game` for each game measured; here"
+        f" last `python bench/learning.py {' '.join(argv)}`) on the project's 2-core machine: each game trained"
         " with its full recipe (`train.py --game G --recipe full`), evaluated against three rule-based"
         " players at their default knobs every few PPO steps, and stopped at the first evaluation whose"
         " mean-reward interval lies above 0 (`--stop-when-ahead`). Wall time counts imitation and PPO,"
@@ -302,7 +310,9 @@ def time_to_win_page(results: list[dict[str, Any]], argv: list[str]) -> str:
             f" {c['value']:+.3f} ({c['low']:+.3f}..{c['high']:+.3f}), {c['games']:,} games |"
             f" {r['steps_per_second']:,} | `{r['command']}` |"
         )
-    return "\n".join(lines) + "\n"
+    order = list(game_specs())
+    head, rows = lines[:6], sorted(lines[6:] + others, key=lambda line: order.index(line.split(" | ")[0][2:]))
+    return "\n".join(head + rows) + "\n"
 
 
 def judge(
@@ -590,7 +600,8 @@ def main(argv: list[str] | None = None) -> None:
             args.ttw_every, args.ttw_games, args.ttw_confirm, args.ttw_minutes = 1024, 8, 8, 2.0
         results = [time_to_win(game, args, runs) for game in args.game or list(game_specs())]
         page = out.parent / "time-to-win.md" if out == ROOT / "docs" / "results" else out / "time-to-win.md"
-        page.write_text(time_to_win_page(results, args.argv))
+        kept = page.read_text() if page.exists() else ""
+        page.write_text(time_to_win_page(results, args.argv, kept))
         print(f"wrote {page}", flush=True)
         return
     for game in args.game or list(game_specs()):

@@ -62,7 +62,10 @@ def test_the_pretrain_bench_ships_a_4_player_agent_with_its_card(tmp_path: Path)
 
 
 def test_the_time_to_win_bench_writes_its_page(tmp_path: Path) -> None:
+    """A run of one game rewrites that game's row and keeps the other games' rows."""
+    (tmp_path / "time-to-win.md").write_text("# old\n\n| game | head |\n|---|\n| tock | old |\n| uno | kept |\n")
     run_bench("bench/learning.py", "--time-to-win", "--quick", "--game", "tock", "--out", str(tmp_path))
     page = (tmp_path / "time-to-win.md").read_text()
     assert page.startswith("# Time to a winning agent") and "\n| tock | " in page
     assert "--stop-when-ahead" in page
+    assert "| tock | old |" not in page and page.endswith("\n| uno | kept |\n")

@@ -285,11 +285,11 @@ def time_to_win_page(results: list[dict[str, Any]], argv: list[str], kept: str =
         "# Time to a winning agent",
         "",
         "`python bench/learning.py --time-to-win --game G` (one `--game` for each game measured; here"
-        f" last `python bench/learning.py {' '.join(argv)}`) on the project's 2-core machine: each game trained"
-        " with its full recipe (`train.py --game G --recipe full`), evaluated against three rule-based"
-        " players at their default knobs every few PPO steps, and stopped at the first evaluation whose"
-        " mean-reward interval lies above 0 (`--stop-when-ahead`). Wall time counts imitation and PPO,"
-        " not the evaluations. The agent is then confirmed on new deals.",
+        f" last `python bench/learning.py {' '.join(argv)}`) on the project's 2-core machine: each game"
+        " trained with its full recipe (`train.py --game G --recipe full`), evaluated against three"
+        " rule-based players at their default knobs every few PPO steps, and stopped at the first"
+        " evaluation whose mean-reward interval lies above 0 (`--stop-when-ahead`). Wall time counts"
+        " imitation and PPO, not the evaluations. The agent is then confirmed on new deals.",
         "",
         "| game | wall time to ahead | of it, imitation | PPO steps | the evaluation that crossed"
         " | confirmed on new deals | PPO steps/s | command |",

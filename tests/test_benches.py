@@ -63,7 +63,8 @@ def test_the_pretrain_bench_ships_a_4_player_agent_with_its_card(tmp_path: Path)
 
 def test_the_time_to_win_bench_writes_its_page(tmp_path: Path) -> None:
     """A run of one game rewrites that game's row and keeps the other games' rows."""
-    (tmp_path / "time-to-win.md").write_text("# old\n\n| game | head |\n|---|\n| tock | old |\n| uno | kept |\n")
+    old = "# old\n\n| game | head |\n|---|\n| tock | old |\n| uno | kept |\n"
+    (tmp_path / "time-to-win.md").write_text(old)
     run_bench("bench/learning.py", "--time-to-win", "--quick", "--game", "tock", "--out", str(tmp_path))
     page = (tmp_path / "time-to-win.md").read_text()
     assert page.startswith("# Time to a winning agent") and "\n| tock | " in page

@@ -68,13 +68,17 @@ class SearchPlayer(Policy):
         self._rollouts: dict[str, Rollouts] = {}
         self._rollout_policy: Policy | None = None
         self._own_policy: Policy | None = None
+        self._default_policy: Policy | None = None
         self._network: Any = None
+        if self.settings.default != "own":
+            self._default_player()  # a table without a heuristic player, or a bad net, fails here
 
     def __repr__(self) -> str:
         s = self.settings
         budget = f"sims={s.sims}" if s.sims is not None else f"ms={s.ms}"
         perfect = ", perfect" if s.perfect else ""
-        return f"SearchPlayer({budget}, algo={s.algo}, rollout={s.rollout}, own={s.own}{perfect})"
+        default = f", default={s.default}" if s.default != "own" else ""
+        return f"SearchPlayer({budget}, algo={s.algo}, rollout={s.rollout}, own={s.own}{default}{perfect})"
 
     def check_table(self, game: CardGame) -> None:
         if game.name != self.spec.name or game.num_players != self.num_players:
@@ -123,7 +127,7 @@ class SearchPlayer(Policy):
     def _candidates(self, game: CardGame, rng: np.random.Generator) -> list[int]:
         """The root moves halving compares: the own player's first, then up to ``width - 1``
         others (the network's most probable with ``prior=net``, else drawn at random)."""
-        default = self._own_player().act_in(game, rng)
+        default = self._default_player().act_in(game, rng)
         others = [a for a in game.legal_actions() if a != default]
         room = self.settings.width - 1
         if len(others) > room:
@@ -246,6 +250,15 @@ class SearchPlayer(Policy):
                 spec = rule_spec(dict(rule_agent_spec(self.spec).sound_knobs))
             self._own_policy = self._player(spec)
         return self._own_policy
+
+    def _default_player(self) -> Policy:
+        """Who proposes ``halving``'s default move (``default``)."""
+        if self.settings.default == "own":
+            return self._own_player()
+        if self._default_policy is None:
+            spec = self._net_spec() if self.settings.default == "net" else self.settings.default
+            self._default_policy = self._player(spec)
+        return self._default_policy
 
     def _rollout_spec(self) -> str:
         return self._net_spec() if self.settings.rollout == "net" else self.settings.rollout

@@ -27,6 +27,10 @@ ROLLOUTS = ("rule", "heuristic", "random", "net")
 #: the searching seat's own player in rollouts and as its default move: the rollout player
 #: without human lapses (the rule agent's ``sound_knobs``), or the rollout player as it is
 OWN_PLAYERS = ("sound", "same")
+#: who proposes the default move that ``halving`` keeps unless another beats it: the own player,
+#: the heuristic player (a stronger player than the rule-based one in UNO and Chip It, too slow
+#: in Python to play the rollouts), or the network (``net``), each at its most probable move
+DEFAULT_MOVES = ("own", "heuristic", "net")
 
 
 @dataclass(frozen=True)
@@ -53,6 +57,9 @@ class SearchSettings:
         own: the searching seat's player in rollouts and its default move: ``sound`` (the
             rule-based agent without lapses, for ``rollout=rule``) or ``same`` (the rollout
             player as it is).
+        default: ``halving``'s default move, the one kept unless another beats it: the own
+            player's (``own``), the heuristic player's (``heuristic``) or the network's
+            (``net``, needs ``net``); the rollouts stay the own and rollout players'.
         horizon: a rollout plays at most this many actions, then ranks the table as a
             truncated game (by what each player holds); None plays to the end. Long games
             (Tock: about 1,250 actions) search several times faster with it.
@@ -73,6 +80,7 @@ class SearchSettings:
     prior: str = "rollout"
     rollout: str = "rule"
     own: str = "sound"
+    default: str = "own"
     horizon: int | None = None
     net: str | None = None
     leaves: int = 32
@@ -93,15 +101,19 @@ class SearchSettings:
         check_int("search width", self.width, 2, 10**4)
         if self.own not in OWN_PLAYERS:
             raise ValueError(f"search own must be one of {list(OWN_PLAYERS)}, got {self.own!r}")
+        if self.default not in DEFAULT_MOVES:
+            raise ValueError(f"search default must be one of {list(DEFAULT_MOVES)}, got {self.default!r}")
         if self.algo not in ALGORITHMS:
             raise ValueError(f"search algo must be one of {list(ALGORITHMS)}, got {self.algo!r}")
         if self.rollout not in ROLLOUTS:
             raise ValueError(f"search rollout must be one of {list(ROLLOUTS)}, got {self.rollout!r}")
         if self.prior not in PRIORS:
             raise ValueError(f"search prior must be one of {list(PRIORS)}, got {self.prior!r}")
-        needs_net = self.rollout == "net" or (self.algo != "uct" and self.prior == "net")
+        needs_net = "net" in (self.rollout, self.default) or (self.algo != "uct" and self.prior == "net")
         if needs_net and not self.net:
-            raise ValueError("search with rollout=net or prior=net needs net=RUN_DIR (a trained model)")
+            raise ValueError(
+                "search with rollout=net, prior=net or default=net needs net=RUN_DIR (a trained model)"
+            )
         if self.net is not None and not isinstance(self.net, str):
             raise ValueError(f"search net must be a path, got {self.net!r}")
         if not isinstance(self.perfect, bool):

@@ -84,6 +84,12 @@ def test_the_default_move_comes_from_the_player_named_by_default(game: type[Card
     assert differs or game.name == "tock"
     with pytest.raises(ValueError, match="default=net needs net"):
         searcher(game, 4, default="net")
+    rolled = searcher(game, 4, sims=6, own="heuristic", leaves=3)  # its rollouts stepped, in Python
+    for i, g in enumerate(decisions(game, 4, 3)):
+        expected = heuristic.act_in(g, np.random.default_rng(i))
+        assert rolled._candidates(g, np.random.default_rng(i))[0] == expected
+        assert rolled.search(g, np.random.default_rng(i)) in g.legal_actions()
+        assert rolled.last is not None and 0 < rolled.last.sims <= 6
 
 
 @pytest.mark.parametrize("game", GAMES, ids=lambda g: g.name)

@@ -242,7 +242,7 @@ class SearchPlayer(Policy):
     def _own_player(self) -> Policy:
         """Who plays the searching seat in rollouts, and its default move (``own``)."""
         if self._own_policy is None:
-            spec = self._rollout_spec()
+            spec = "heuristic" if self.settings.own == "heuristic" else self._rollout_spec()
             if self.settings.own == "sound" and spec == "rule":
                 from card_envs.agents.registry import rule_agent_spec
                 from card_envs.agents.specs import rule_spec

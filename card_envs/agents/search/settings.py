@@ -25,8 +25,9 @@ PRETRAINED = "pretrained"
 #: how a leaf is valued: played out to the end by these players in every seat
 ROLLOUTS = ("rule", "heuristic", "random", "net")
 #: the searching seat's own player in rollouts and as its default move: the rollout player
-#: without human lapses (the rule agent's ``sound_knobs``), or the rollout player as it is
-OWN_PLAYERS = ("sound", "same")
+#: without human lapses (the rule agent's ``sound_knobs``), the rollout player as it is, or the
+#: heuristic player (in Python: its rollouts are stepped, several times slower)
+OWN_PLAYERS = ("sound", "same", "heuristic")
 #: who proposes the default move that ``halving`` keeps unless another beats it: the own player,
 #: the heuristic player (a stronger player than the rule-based one in UNO and Chip It, too slow
 #: in Python to play the rollouts), or the network (``net``), each at its most probable move
@@ -55,8 +56,8 @@ class SearchSettings:
         rollout: the players that finish each leaf's game: ``rule`` (the rule-based agent at
             its default knobs), ``heuristic``, ``random`` or ``net``.
         own: the searching seat's player in rollouts and its default move: ``sound`` (the
-            rule-based agent without lapses, for ``rollout=rule``) or ``same`` (the rollout
-            player as it is).
+            rule-based agent without lapses, for ``rollout=rule``), ``same`` (the rollout
+            player as it is) or ``heuristic`` (the heuristic player; slower rollouts).
         default: ``halving``'s default move, the one kept unless another beats it: the own
             player's (``own``), the heuristic player's (``heuristic``) or the network's
             (``net``, needs ``net``); the rollouts stay the own and rollout players'.

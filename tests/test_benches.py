@@ -47,6 +47,7 @@ def test_the_search_bench_writes_its_strength_table_into_its_section(tmp_path: P
     for row in (
         "| tock | `search:sims=8:horizon=200` | `rule` x3 |",
         "| tock | `search:sims=8:horizon=200:perfect=true` | `rule` x3 |",
+        "| tock | `heuristic` | `rule` x3 |",
         "| tock | `pretrained` | `rule` x3 |",
         "| tock | `search:sims=8:horizon=200` | `heuristic` x3 |",
     ):

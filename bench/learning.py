@@ -304,11 +304,13 @@ def time_to_win_page(results: list[dict[str, Any]], argv: list[str], kept: str =
             )
             continue
         c = a["confirm"]
+        steps = f"{a['steps']:,}" if a["steps"] else "0: the imitation alone"
+        rate = f"{r['steps_per_second']:,}" if r["steps_per_second"] else ""
         lines.append(
-            f"| {r['game']} | **{wall(a['seconds'])}** | {imitation} | {a['steps']:,} |"
+            f"| {r['game']} | **{wall(a['seconds'])}** | {imitation} | {steps} |"
             f" {a['mean_reward']:+.3f} ({a['low']:+.3f}..{a['high']:+.3f}) |"
             f" {c['value']:+.3f} ({c['low']:+.3f}..{c['high']:+.3f}), {c['games']:,} games |"
-            f" {r['steps_per_second']:,} | `{r['command']}` |"
+            f" {rate} | `{r['command']}` |"
         )
     order = list(game_specs())
     head, rows = lines[:6], sorted(lines[6:] + others, key=lambda line: order.index(line.split(" | ")[0][2:]))

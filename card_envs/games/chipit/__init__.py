@@ -10,8 +10,9 @@ SPEC = register(
         engine="card_envs.games.chipit.engine:ChipItGame",
         batched="card_envs.games.chipit.kernels:ChipItKernels",
         # imitation of the heuristic player (+0.28 against three rule-based players), then PPO on
-        # the batched engine: ahead of the rule-based players after the imitation alone, 1.7 min
-        # (docs/time-to-win.md); imitating the rule-based player took 10.5 min to get ahead
+        # the batched engine: ahead of the rule-based players after the imitation alone (3.8 min
+        # beside another run, docs/time-to-win.md), +0.313 after 20 min; imitating the
+        # rule-based player took 10.5 min to get ahead, and gave +0.255 after 25 (learning.md)
         recipe={
             "teacher": "heuristic",
             "imitation_steps": 100_000,

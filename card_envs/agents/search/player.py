@@ -125,8 +125,9 @@ class SearchPlayer(Policy):
         return search.choice(s.z)
 
     def _candidates(self, game: CardGame, rng: np.random.Generator) -> list[int]:
-        """The root moves halving compares: the own player's first, then up to ``width - 1``
-        others (the network's most probable with ``prior=net``, else drawn at random)."""
+        """The root moves halving compares: the default move first (the ``default`` player's),
+        then up to ``width - 1`` others (the network's most probable with ``prior=net``, else
+        drawn at random)."""
         default = self._default_player().act_in(game, rng)
         others = [a for a in game.legal_actions() if a != default]
         room = self.settings.width - 1

@@ -276,12 +276,10 @@ def wall(seconds: float) -> str:
 def time_to_win_page(results: list[dict[str, Any]], argv: list[str], kept: str = "") -> str:
     """The page of ``results``, keeping the rows of the other games from the page ``kept``
     (a run of one game rewrites its own row only)."""
+    order = list(game_specs())
     measured = {r["game"] for r in results}
-    others = [
-        line for line in kept.splitlines()
-        if line.startswith("| ") and line.split(" | ")[0][2:] in set(game_specs()) - measured
-    ]  # fmt: skip
-    lines = [
+    others = [line for line in kept.splitlines() if row_game(line) in set(order) - measured]
+    head = [
         "# Time to a winning agent",
         "",
         "`python bench/learning.py --time-to-win --game G` (one `--game` for each game measured; here"
@@ -295,6 +293,7 @@ def time_to_win_page(results: list[dict[str, Any]], argv: list[str], kept: str =
         " | confirmed on new deals | PPO steps/s | command |",
         "|---|---|---|---|---|---|---|---|",
     ]
+    lines = []
     for r in results:
         a, imitation = r["ahead"], wall(r["imitation_seconds"])
         if a is None:
@@ -312,9 +311,13 @@ def time_to_win_page(results: list[dict[str, Any]], argv: list[str], kept: str =
             f" {c['value']:+.3f} ({c['low']:+.3f}..{c['high']:+.3f}), {c['games']:,} games |"
             f" {rate} | `{r['command']}` |"
         )
-    order = list(game_specs())
-    head, rows = lines[:6], sorted(lines[6:] + others, key=lambda line: order.index(line.split(" | ")[0][2:]))
+    rows = sorted(lines + others, key=lambda line: order.index(row_game(line)))
     return "\n".join(head + rows) + "\n"
+
+
+def row_game(line: str) -> str:
+    """The game a table row of the page is about ("" for any other line)."""
+    return line.split(" | ")[0][2:] if line.startswith("| ") else ""
 
 
 def judge(

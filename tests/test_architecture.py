@@ -53,7 +53,9 @@ def layer_of(module: str) -> str | None:
 
 
 def project_modules() -> dict[str, Path]:
-    files = [*ROOT.glob("card_envs/**/*.py"), ROOT / "train.py", ROOT / "evaluate.py"]
+    # not what __pycache__ holds: the play-out loops generated at run time (card_envs.batched.playout)
+    sources = [path for path in ROOT.glob("card_envs/**/*.py") if "__pycache__" not in path.parts]
+    files = [*sources, ROOT / "train.py", ROOT / "evaluate.py"]
     modules = {}
     for path in files:
         parts = list(path.relative_to(ROOT).with_suffix("").parts)

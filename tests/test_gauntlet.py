@@ -11,6 +11,7 @@ from card_envs.agents.registry import rule_agent_spec
 from card_envs.agents.specs import rule_spec
 from card_envs.cli import evaluate
 from card_envs.evaluation import gauntlet as G
+from card_envs.evaluation import report as report_module
 from card_envs.evaluation.stats import Estimate
 
 
@@ -79,13 +80,16 @@ def test_the_verdict_reads_the_agents_mean_reward_interval_in_each_line_up():
 
 
 def test_random_loses_to_every_line_up_but_random_players():
-    played = G.gauntlet("tock", "random", 4, games=60, workers=1)
+    played = G.gauntlet("tock", "random", 4, games=20, workers=1)
     assert played.names("loses to") == [n for n in names("tock", 4) if n != "random x3"]
     assert played.names("level with") == ["random x3"]
 
 
-def test_evaluate_gauntlet_prints_a_table_per_line_up_and_the_verdicts(tmp_path, capsys):
+def test_evaluate_gauntlet_prints_a_table_per_line_up_and_the_verdicts(tmp_path, capsys, monkeypatch):
     out = tmp_path / "report"
+    drawn = []  # the plots' panels (tests/test_report.py draws them): 14 here would take seconds
+    for plot in ("plot_mean_rewards", "plot_win_rates"):
+        monkeypatch.setattr(report_module, plot, lambda results, path: drawn.append(len(results)) or path)
     argv = ["--gauntlet", "heuristic,random", "--game", "tock", "--players", "3", "--games", "3"]
     evaluate.main([*argv, "--workers", "1", "--opponents", "rule", "--out", str(out)])
     text = capsys.readouterr().out
@@ -99,6 +103,7 @@ def test_evaluate_gauntlet_prints_a_table_per_line_up_and_the_verdicts(tmp_path,
     assert json.loads((out / "results.json").read_text())[0]["games"] == 3
     report = (out / "report.md").read_text()
     assert all(f"- {verdict}" in report for verdict in verdicts)
+    assert drawn == [2 * lineups] * 2  # both figures, a panel per agent and line-up
 
 
 def test_evaluate_gauntlet_takes_a_runs_table_from_its_settings(tmp_path, capsys, monkeypatch):

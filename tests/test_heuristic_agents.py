@@ -68,13 +68,26 @@ def tables(game: str) -> list[tuple[int, dict]]:
 
 @pytest.mark.parametrize("game", sorted(HEURISTICS))
 def test_heuristic_players_are_always_legal_and_draw_no_random_numbers(game):
-    """Many games at every table size and rule mix: the heuristic in every seat, or beside
-    random players (who reach positions heuristic players avoid); a legal action every time,
-    the same one whatever the generator, which is left as it was."""
+    """The smallest and largest tables with the default rules (every table and rule mix:
+    the slow test below)."""
+    cls = game_class(game)
+    assert check_heuristic_games(game, [(cls.min_players, {}), (cls.max_players, {})], range(3)) > 200
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", sorted(HEURISTICS))
+def test_heuristic_players_are_legal_at_every_table_and_rule_mix(game):
+    assert check_heuristic_games(game, tables(game), range(6)) > 1000
+
+
+def check_heuristic_games(game: str, tables: list[tuple[int, dict]], seeds: range) -> int:
+    """Whole games at ``tables``: the heuristic in every seat (even seeds), or beside random
+    players (odd seeds: they reach positions heuristic players avoid); a legal action every
+    time, the same one whatever the generator, which is left as it was. Returns the decisions."""
     decisions = 0
-    for n, rules in tables(game):
+    for n, rules in tables:
         agent = make_policy("heuristic", game, n)
-        for seed in range(6):
+        for seed in seeds:
             engine = game_class(game)(n, **rules)
             engine.reset(seed=seed)
             rng = np.random.default_rng(seed)
@@ -96,7 +109,7 @@ def test_heuristic_players_are_always_legal_and_draw_no_random_numbers(game):
                     decisions += 1
                 engine.step(action)
             assert engine.is_over, (game, n, rules, seed)
-    assert decisions > 1000
+    return decisions
 
 
 # ------------------------------------------------------------ UNO scenarios

@@ -26,7 +26,7 @@ from typing import Any, NamedTuple, Protocol
 import numpy as np
 from numba import typed
 
-from card_envs.batched.playout import play_rows
+from card_envs.batched.playout import play_out_loop
 from card_envs.batched.policy import BatchedPolicy, batched_policy
 from card_envs.core.checks import check_int
 from card_envs.core.game import SEED_BOUND, CardGame, IllegalActionError, check_max_steps
@@ -263,11 +263,13 @@ class BatchedGame:
         player = seated_row_act(twins)
         if game_functions is None or player is None:
             return self._step_out(rows, twins)
+        k, *functions = game_functions()
+        seat_a, act1 = player
         start = self.steps[rows]
         ranks = np.zeros((rows.size, self.num_players), np.int64)
         truncated = np.zeros(rows.size, np.bool_)
-        play_rows(
-            game_functions(), player, rows, self.generators, self.observations, self.masks,
+        play_out_loop(tuple(functions), act1)(
+            k, seat_a, rows, self.generators, self.observations, self.masks,
             self.current_players, self.steps, self.max_steps, ranks, truncated,
         )  # fmt: skip
         return PlayOut(ranks, truncated, self.steps[rows] - start)

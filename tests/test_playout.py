@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import numba
@@ -21,10 +22,13 @@ from card_envs.agents.registry import rule_agent_spec
 from card_envs.batched import BatchedGame, PlayOut, batched_games, random_actions
 from card_envs.batched.playout import play_out_loop
 from card_envs.batched.policy import BatchedPolicy, BatchedRandomAgent, batched_policy
+from card_envs.core.compiled import compiled_dependencies
 from card_envs.core.game import IllegalActionError
 from card_envs.core.registry import game_spec
 from tests.state_mutations import mid_game_states
 from tests.test_batched_loading import loadable_mutations
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(autouse=True)
@@ -249,6 +253,24 @@ def test_a_new_process_loads_the_loop_from_the_disk_cache() -> None:
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     hits, misses = map(int, run.stdout.split())
     assert (hits, misses) == (1, 0), run.stdout + run.stderr
+
+
+def test_a_cached_loop_is_stamped_with_the_game_and_player_modules_and_what_they_read() -> None:
+    """A change to a rule, to a player or to a constant they read compiles the loop again
+    (card_envs.core.compiled stamps numba's cache with these files' contents)."""
+    batch = loaded("uno", 4, {}, mid_game_states("uno", 4, range(2), {}), None, 0)
+    twin = twins("uno", 4)[0]
+    batch.play_out(live_rows(batch, 2), twin)
+    loop = play_out_loop(tuple(batch.kernels.row_functions()[1:]), twin.row_act()[1])
+    stamped = {
+        Path(f).relative_to(ROOT).as_posix()
+        for f in compiled_dependencies(sys.modules[loop.py_func.__module__].__file__)
+    }
+    assert {
+        "card_envs/games/uno/kernels.py",
+        "card_envs/games/uno/encoding.py",
+        "card_envs/agents/uno/compiled.py",
+    } <= stamped
 
 
 @pytest.mark.slow  # it compiles the loop, a few seconds

@@ -9,4 +9,4 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
     for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
         os.environ.setdefault(name, "1")
 
-import tests.toy_game  # noqa: E402, F401  (registers the game "climb")
+import tests.toy_game  # noqa: F401  (registers the game "climb")

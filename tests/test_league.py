@@ -179,6 +179,26 @@ def test_the_league_pool_is_in_the_settings_without_building_an_env():
     assert "league" not in TrainSettings.from_options(game="chipit").as_json()
 
 
+def test_the_league_priority_options_set_how_strongly_the_hardest_entry_is_preferred():
+    argv = ["--opponents", "league", "--league-exponent", "6", "--league-floor", "0.001"]
+    settings = train_cli.settings_from(train_cli.build_parser().parse_args(argv), {})
+    saved = settings.as_json()["league"]
+    assert (
+        (settings.league.exponent, settings.league.floor)
+        == (saved["exponent"], saved["floor"])
+        == (6.0, 0.001)
+    )
+    ratios = []
+    for league_settings in (settings.league, LeagueSettings()):
+        league = League(league_settings)
+        league.entries = [Entry(name, None, score=p) for name, p in (("easy", 0.75), ("hard", 0.55))]  # type: ignore[arg-type]
+        ratios.append(league.weights()[1] / league.weights()[0])
+    # close scores: the hard entry 7.5 times as often as the easy one here, 2.2 at the defaults
+    assert ratios[0] == pytest.approx((0.45**6 + 0.001) / (0.25**6 + 0.001)) and ratios[1] < 2.5
+    with pytest.raises(ValueError, match="league_exponent must be"):
+        TrainSettings.from_options(game="tock", opponents=["league"], league_exponent=11.0).check()
+
+
 def test_train_cli_refuses_a_league_off_the_batched_engine_in_one_line(tmp_path, capsys):
     for argv in (
         ["--opponents", "league", "--no-vectorized"],

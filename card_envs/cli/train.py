@@ -174,6 +174,17 @@ def build_parser() -> argparse.ArgumentParser:
         ),
         ("snapshots", whole(0), "the agent's recent snapshots kept (default: 4)"),
         ("others", lineup, "more opponents for the pool, comma-separated specs, e.g. random,model:runs/x"),
+        (
+            "exponent",
+            non_negative,
+            "how much the opponents the agent does worst against are preferred: each is drawn in"
+            " proportion to (1 - score)^EXPONENT + FLOOR, its score 0..1 (default: 2, at most 10)",
+        ),
+        (
+            "floor",
+            non_negative,
+            "the FLOOR above, which keeps every opponent in play (default: 0.05, above 0)",
+        ),
     ):
         league.add_argument(f"--league-{name}", type=kind, default=None, help=text)
     ppo = parser.add_argument_group("PPO")
@@ -235,7 +246,10 @@ def settings_from(args: argparse.Namespace, rules: dict[str, Any]) -> TrainSetti
     from card_envs.training.settings import DEFAULT_PPO, TrainSettings
 
     recipe = args.recipe if args.recipe is not None else ("full" if args.backend == "sb3" else "")
-    league = {f"league_{k}": getattr(args, f"league_{k}") for k in ("rule_players", "snapshots", "others")}
+    league = {
+        f"league_{k}": getattr(args, f"league_{k}")
+        for k in ("rule_players", "snapshots", "others", "exponent", "floor")
+    }
     return TrainSettings.from_options(
         recipe=recipe,
         **{k: v for k, v in league.items() if v is not None},

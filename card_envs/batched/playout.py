@@ -20,6 +20,7 @@ so a change to a rule or a player compiles it again. A function that cannot be i
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import os
@@ -72,16 +73,15 @@ def play_out_loop(game_functions: tuple[Any, ...], act1: Any) -> Callable[..., N
     functions = (*game_functions, act1)
     if len(functions) != len(NAMES):
         raise ValueError(f"a play-out loop needs {len(NAMES) - 1} row functions and an act, got {functions}")
-    addresses = [_address(f) for f in functions]
-    key = tuple(a or id(f) for a, f in zip(addresses, functions, strict=True))
-    if key not in _LOOPS:
+    if functions not in _LOOPS:  # keyed by the dispatchers themselves: a hash, once per play-out
+        addresses = [_address(f) for f in functions]
         if all(addresses):
-            _LOOPS[key] = _cached_loop([a for a in addresses if a])
+            _LOOPS[functions] = _cached_loop([a for a in addresses if a])
         else:
             namespace = {"njit": njit, **dict(zip(NAMES, functions, strict=True))}
             exec(LOOP.format(cache=False), namespace)  # our own template: no outside input
-            _LOOPS[key] = namespace["play_rows"]
-    return _LOOPS[key]
+            _LOOPS[functions] = namespace["play_rows"]
+    return _LOOPS[functions]
 
 
 def _address(function: Any) -> tuple[str, str] | None:
@@ -134,22 +134,16 @@ def _write(path: Path, source: str) -> Path:
     return path
 
 
-_SOURCE_DIR: list[Path] = []
-
-
+@functools.cache
 def source_dir() -> Path:
     """Where the generated loops live: the first writable of ``__pycache__/playout`` beside this
     module (as numba caches the kernels), the user's cache directory, a directory of this process."""
-    if not _SOURCE_DIR:
-        user_cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "card_envs"
-        for candidate in (Path(__file__).parent / "__pycache__" / "playout", user_cache / "playout"):
-            try:
-                candidate.mkdir(parents=True, exist_ok=True)
-                tempfile.TemporaryFile(dir=candidate).close()
-            except OSError:
-                continue
-            _SOURCE_DIR.append(candidate)
-            break
-        else:
-            _SOURCE_DIR.append(Path(tempfile.mkdtemp(prefix="card_envs_playout_")))
-    return _SOURCE_DIR[0]
+    user_cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "card_envs"
+    for candidate in (Path(__file__).parent / "__pycache__" / "playout", user_cache / "playout"):
+        try:
+            candidate.mkdir(parents=True, exist_ok=True)
+            tempfile.TemporaryFile(dir=candidate).close()
+        except OSError:
+            continue
+        return candidate
+    return Path(tempfile.mkdtemp(prefix="card_envs_playout_"))

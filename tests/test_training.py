@@ -126,11 +126,18 @@ def test_vectorized_self_play_run_trains_on_the_batched_engine_and_plays_in_eval
     assert result.episodes == 3
 
 
-def test_a_run_continues_from_another_run_and_refuses_one_of_another_table(tmp_path):
+@pytest.fixture(scope="module")
+def first_run(tmp_path_factory):
+    """A short 3-player Tock run that the continuing runs start from, and its model."""
+    path = tmp_path_factory.mktemp("first")
     first = TrainSettings.from_options(
         game="tock", num_players=3, timesteps=64, envs=1, ppo=TINY_PPO, **FAST_RUN
     )
-    before = train_model(first, tmp_path / "first", progress=False)
+    return path, train_model(first, path, progress=False)
+
+
+def test_a_run_continues_from_another_run_and_refuses_one_of_another_table(tmp_path, first_run):
+    path, before = first_run
     settings = TrainSettings.from_options(
         game="tock",
         num_players=3,
@@ -138,7 +145,7 @@ def test_a_run_continues_from_another_run_and_refuses_one_of_another_table(tmp_p
         timesteps=64,
         envs=1,
         ppo={**TINY_PPO, "learning_rate": 0.0},
-        init_from=str(tmp_path / "first"),
+        init_from=str(path),
         **FAST_RUN,
     )
     after = train_model(settings, tmp_path / "second", progress=False)
@@ -148,10 +155,38 @@ def test_a_run_continues_from_another_run_and_refuses_one_of_another_table(tmp_p
     assert rows[1].startswith("0,")  # where the continued run started
     assert settings.ppo_settings()["ent_coef"] == 0.001  # fine-tuning settings, as after imitation
     with pytest.raises(ValueError, match=r"trained for 3-player tock .* this table is 3-player uno"):
-        TrainSettings.from_options(game="uno", num_players=3, init_from=str(tmp_path / "first")).check()
+        TrainSettings.from_options(game="uno", num_players=3, init_from=str(path)).check()
     with pytest.raises(ValueError, match="does not fit"):
         wider = {**TINY_PPO, "net_arch": [16]}
         train_model(replace(settings, ppo=PPOSettings.from_mapping(wider)), None, progress=False)
+
+
+def test_a_continued_run_imitates_a_teacher_named_for_it_and_not_the_recipes(tmp_path, first_run):
+    path, before = first_run
+    options = {"game": "tock", "num_players": 3, "init_from": str(path)}
+    assert TrainSettings.from_options(**options, recipe="quick").teacher() == ""  # the recipe's is dropped
+    tuned = TrainSettings.from_options(
+        **options,
+        timesteps=64,
+        envs=1,
+        seed=5,  # a fresh network of this seed would lie far from the first run's
+        ppo={**TINY_PPO, "learning_rate": 0.0},
+        **{**FAST_RUN, "teacher": "rule"},
+        imitation_steps=200,
+        imitation_epochs=1,
+        imitation_lr=1e-4,
+    )
+    after = train_model(tuned, tmp_path / "tuned", progress=False)
+    moved = [
+        float(np.abs(weights.numpy() - after.policy.state_dict()[name].numpy()).max())
+        for name, weights in before.policy.state_dict().items()
+    ]
+    assert 0 < max(moved) < 0.01  # one small imitation step from the continued network
+    saved = json.loads((tmp_path / "tuned" / "settings.json").read_text())
+    assert saved["imitation"]["teacher"] == "rule" and saved["imitation"]["learning_rate"] == 1e-4
+    assert (tmp_path / "tuned" / "imitation.json").exists()
+    with pytest.raises(ValueError, match=r"imitation_lr must be a number in \(0.0, 1.0\]"):
+        TrainSettings.from_options(**options, teacher="rule", imitation_lr=0.0).check()
 
 
 def test_self_play_pool_plays_its_snapshots_with_the_env_generator():

@@ -139,8 +139,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--init-from",
         default="",
         metavar="RUN",
-        help="continue from the network of a trained run (directory or .zip) instead of imitating"
-        " a teacher, e.g. self-play after training against rule-based players",
+        help="continue from the network of a trained run (directory or .zip), e.g. self-play after"
+        " training against rule-based players; it imitates only a --teacher named with it",
     )
     parser.add_argument(
         "--imitation-steps",
@@ -164,6 +164,12 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="expert iteration with a search teacher: each round after the first, the search plays"
         " with the network as its prior and rollout player and the network imitates it (default: 1)",
+    )
+    parser.add_argument(
+        "--imitation-lr",
+        type=positive,
+        default=None,
+        help="Adam's step size while imitating (default: 1e-3; smaller to fine-tune an --init-from network)",
     )
     league = parser.add_argument_group("league (--opponents league)")
     for name, kind, text in (
@@ -268,7 +274,9 @@ def settings_from(args: argparse.Namespace, rules: dict[str, Any]) -> TrainSetti
 
 
 #: the imitation's options, named as TrainSettings.from_options names them
-IMITATION_OPTIONS = ("imitation_steps", "imitation_epochs", "imitation_smoothing", "imitation_rounds")
+IMITATION_OPTIONS = (
+    "imitation_steps", "imitation_epochs", "imitation_smoothing", "imitation_rounds", "imitation_lr",
+)  # fmt: skip
 #: options named as the RunSettings fields they set
 RUN_OPTIONS = (
     "timesteps",

@@ -168,10 +168,10 @@ def train(
             policy_kwargs=policy_kwargs,
             **ppo,
         )
-        if settings.teacher():
-            warm_start(model, settings, env_kwargs, run_dir)
         if run.init_from:
             continue_from(model, run.init_from)
+        if settings.teacher():
+            warm_start(model, settings, env_kwargs, run_dir)
         bar = sys.stdout.isatty() if progress is None else progress
         callbacks: list[BaseCallback] = [ProgressLines(run.timesteps, quiet=bar)]
         if run.max_minutes is not None:
@@ -256,7 +256,14 @@ def imitate_teacher(
     threads = torch.get_num_threads()
     torch.set_num_threads(os.cpu_count() or 1)  # nothing else runs while the network imitates
     try:
-        result = imitate(model.policy, demos, epochs=epochs, seed=seed, smoothing=imitation.smoothing)
+        result = imitate(
+            model.policy,
+            demos,
+            epochs=epochs,
+            learning_rate=imitation.learning_rate,
+            seed=seed,
+            smoothing=imitation.smoothing,
+        )
     finally:
         torch.set_num_threads(threads)
     print(

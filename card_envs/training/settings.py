@@ -67,6 +67,7 @@ GENERAL_DEFAULTS: dict[str, Any] = {
     "imitation_epochs": 8,
     "imitation_smoothing": 0.0,
     "imitation_rounds": 1,
+    "imitation_lr": 1e-3,
 }
 
 
@@ -192,6 +193,7 @@ class ImitationPlan:
     epochs: int
     smoothing: float
     rounds: int
+    learning_rate: float
 
 
 @dataclass(frozen=True)
@@ -206,6 +208,9 @@ class ImitationSettings:
     #: expert iteration: after the first imitation, the search teacher plays again with the
     #: network as its prior and rollout player, and the network imitates that, rounds - 1 times
     rounds: int | None = None
+    #: Adam's step size while imitating (a network continued from a trained run is fine-tuned
+    #: with a smaller one than a fresh network needs)
+    learning_rate: float | None = None
 
     def resolved(self, game: str) -> ImitationPlan:
         def pick(value: Any, name: str) -> Any:
@@ -217,6 +222,7 @@ class ImitationSettings:
             int(pick(self.epochs, "imitation_epochs")),
             float(pick(self.smoothing, "imitation_smoothing")),
             int(pick(self.rounds, "imitation_rounds")),
+            float(pick(self.learning_rate, "imitation_lr")),
         )
 
     def check(self, table: TableSettings) -> None:
@@ -226,6 +232,7 @@ class ImitationSettings:
         if not 0 <= used.smoothing < 1:
             raise ValueError(f"imitation_smoothing must be in [0, 1), got {used.smoothing}")
         check_count("imitation_rounds", used.rounds)
+        check_number("imitation_lr", used.learning_rate, 0.0, 1.0, open_low=True)
         if used.teacher:
             check_spec(used.teacher, table.spec, table.num_players, what="teacher")
         if used.rounds > 1 and used.teacher.partition(":")[0] != "search":
@@ -351,6 +358,9 @@ class TrainSettings:
         if recipe:
             spec = game_spec(options.get("game", TableSettings.game))
             from_recipe = recipe_options(spec, recipe)
+            if options.get("init_from"):  # a continued run imitates only a teacher named for it
+                imitation = [k for k in from_recipe if k == "teacher" or k.startswith("imitation")]
+                from_recipe = {k: v for k, v in from_recipe.items() if k not in imitation}
             ppo = {**from_recipe.pop("ppo", {}), **options.get("ppo", {})}
             options = {**from_recipe, **{k: v for k, v in options.items() if v is not None}, "ppo": ppo}
         groups: dict[str, dict[str, Any]] = {name: {} for name in ("table", "learner", "imitation", "run")}
@@ -362,6 +372,7 @@ class TrainSettings:
         imitation_names = {"teacher": "teacher", "imitation_steps": "steps", "imitation_epochs": "epochs"}
         imitation_names["imitation_smoothing"] = "smoothing"
         imitation_names["imitation_rounds"] = "rounds"
+        imitation_names["imitation_lr"] = "learning_rate"
         league: dict[str, Any] = {}
         rest: dict[str, Any] = {}
         for name, value in options.items():
@@ -405,7 +416,7 @@ class TrainSettings:
                 "search opponents decide from the engine, which the batched engine keeps none of:"
                 " train against them without --vectorized"
             )
-        if not self.run.init_from:
+        if self.teacher() or not self.run.init_from:
             self.imitation.check(self.table)
         rollout = self.ppo_settings()["n_steps"] * self.run.envs
         if rollout < 2:
@@ -427,8 +438,12 @@ class TrainSettings:
         return list(self.opponents) == [LEAGUE]
 
     def teacher(self) -> str:
-        """The teacher's spec, or "" for no imitation (a run that continues another imitates nothing)."""
-        return "" if self.run.init_from else str(self.imitation.resolved(self.game).teacher)
+        """The teacher's spec, or "" for no imitation. A run that continues another imitates only
+        a teacher named for it (not the game's default): the continued network is then fine-tuned
+        on that teacher's play before PPO (e.g. a search's decisions: expert iteration)."""
+        if self.run.init_from:
+            return self.imitation.teacher or ""
+        return str(self.imitation.resolved(self.game).teacher)
 
     def starts_trained(self) -> bool:
         """Whether PPO starts from a trained network (imitated, or continued from a run)."""

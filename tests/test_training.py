@@ -167,10 +167,10 @@ def test_a_continued_run_imitates_a_teacher_named_for_it_and_not_the_recipes(tmp
     assert TrainSettings.from_options(**options, recipe="quick").teacher() == ""  # the recipe's is dropped
     tuned = TrainSettings.from_options(
         **options,
-        timesteps=64,
+        timesteps=0,  # the imitation alone, no PPO
         envs=1,
         seed=5,  # a fresh network of this seed would lie far from the first run's
-        ppo={**TINY_PPO, "learning_rate": 0.0},
+        ppo=TINY_PPO,
         **{**FAST_RUN, "teacher": "rule"},
         imitation_steps=200,
         imitation_epochs=1,
@@ -187,6 +187,8 @@ def test_a_continued_run_imitates_a_teacher_named_for_it_and_not_the_recipes(tmp
     assert (tmp_path / "tuned" / "imitation.json").exists()
     with pytest.raises(ValueError, match=r"imitation_lr must be a number in \(0.0, 1.0\]"):
         TrainSettings.from_options(**options, teacher="rule", imitation_lr=0.0).check()
+    with pytest.raises(ValueError, match=r"timesteps 0 .* needs a teacher"):
+        TrainSettings.from_options(**options, timesteps=0).check()
 
 
 def test_self_play_pool_plays_its_snapshots_with_the_env_generator():

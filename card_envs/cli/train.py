@@ -90,9 +90,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--timesteps",
-        type=whole(1),
+        type=whole(0),
         default=None,
-        help="learner decisions (PPO ends its last rollout; default: the recipe's, else 50,000)",
+        help="learner decisions (PPO ends its last rollout; 0: the imitation alone, no PPO;"
+        " default: the recipe's, else 50,000)",
     )
     parser.add_argument(
         "--max-minutes",

@@ -264,8 +264,9 @@ class RunSettings:
     init_from: str = ""
 
     def check(self, table: TableSettings) -> None:
-        for name in ("timesteps", "envs", "eval_every", "eval_games", "checkpoint_every", "snapshot_every"):
+        for name in ("envs", "eval_every", "eval_games", "checkpoint_every", "snapshot_every"):
             check_count(name, getattr(self, name))
+        check_count("timesteps", self.timesteps, 0)  # 0: the imitation alone (TrainSettings.check)
         check_count("threads", self.threads)
         check_count("seed", self.seed, 0)
         if self.max_minutes is not None:
@@ -418,6 +419,8 @@ class TrainSettings:
             )
         if self.teacher() or not self.run.init_from:
             self.imitation.check(self.table)
+        if self.run.timesteps == 0 and not self.teacher():
+            raise ValueError("timesteps 0 (no PPO) saves the network as it starts: it needs a teacher")
         rollout = self.ppo_settings()["n_steps"] * self.run.envs
         if rollout < 2:
             raise ValueError(f"n_steps x envs must be at least 2 (PPO's rollout), got {rollout}")

@@ -5,14 +5,18 @@
     python bench/pretrain.py --quick                  # a smoke run into a temporary folder
 
 Per table: train with the game's recipe (``--recipe full`` at 4 players, the benchmark's; at
-other tables ``quick`` with at most --minutes of wall time, imitation included), then judge
+other tables ``quick`` with at most --minutes of wall time, imitation included); at 4 players,
+a game of LEAGUE_STAGES then trains on from that run in a league that holds the players it
+loses to (``--opponents league``, into ``GAME-4p-league``); then judge
 the agent playing its most probable move: --games games against N-1 rule-based players at their
 default knobs, seats rotated (duplicate deals where they narrow the interval), beside a
 rule-based player in the same seats and deals; at 4 players also the gauntlet
 (card_envs.evaluation.gauntlet, --gauntlet-games per line-up). A 4-player agent always ships
 (the strongest the recipe gives); at another table it ships only if its interval against the
 rule-based players lies above 0. Shipping writes GAME-Np.npz and GAME-Np.json into the package
-(card_envs.training.export), and docs/pretrained.md is rewritten from every card there.
+(card_envs.training.export), and docs/pretrained.md is rewritten from every card there. With
+--reuse, a stage whose run directory holds a finished run of the same train.py command
+(``pretrain_stage.json``) is kept, so the league stage can be rebuilt without its first stage.
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from card_envs.agents.pretrained import DATA, file_stem
+from card_envs.agents.runs import is_finished
 from card_envs.core.registry import game_spec
 from card_envs.evaluation.gauntlet import gauntlet
 from card_envs.evaluation.tournament import TournamentResult, tournament
@@ -48,6 +53,17 @@ TABLES = (
 DUPLICATE = ("uno", "chipit")
 #: the table at which a recipe's full scale is used and an agent always ships
 MAIN_PLAYERS = 4
+#: games whose 4-player agent trains on from the recipe's run in a league with the heuristic
+#: player in its pool, the hardest entries drawn most (docs/learning.md, "A steeper league":
+#: in Chip It it beat the recipe's agent head to head, both seats' intervals above 0)
+LEAGUE_STAGES: dict[str, dict[str, Any]] = {
+    "chipit": {
+        "opponents": ["league"], "league_others": ("heuristic",), "league_exponent": 6.0,
+        "league_floor": 0.001, "timesteps": 860_160,
+    },
+}  # fmt: skip
+#: what --reuse reads in a run directory: the train.py command that trained it, and its time
+STAGE_FILE = "pretrain_stage.json"
 
 
 HEAD = """# Pretrained agents
@@ -72,9 +88,12 @@ refused in one sentence that names the tables that have one.
 Every card below was written by `python bench/pretrain.py` (one table: `--tables tock-4p`):
 it trains with the game's recipe (`--recipe full` at 4 players; at other tables `quick`,
 at most 15 minutes of wall time, and the agent ships there only if it beats the rule-based
-players with its interval above 0), then judges it against rule-based players at their
-default knobs in every other seat, beside a rule-based player in the same seats, and at 4 players against the
-gauntlet ([gauntlet.md](gauntlet.md)). Mean rank reward (rank r of N gets
+players with its interval above 0). Chip It's 4-player agent then trains on from that run in
+a league whose pool holds the heuristic player and draws the entries it does worst against
+most often ([learning.md](learning.md), "A steeper league"); its card adds the head to head
+against the agent it started from. Each agent is judged against rule-based players at their
+default knobs in every other seat, beside a rule-based player in the same seats, and at 4
+players against the gauntlet ([gauntlet.md](gauntlet.md)). Mean rank reward (rank r of N gets
 1 - 2(r-1)/(N-1); 0 is the equal share) with 95% intervals.
 
 """
@@ -109,6 +128,45 @@ def training_settings(game: str, n: int, args: argparse.Namespace) -> tuple[Trai
         options.update(timesteps=2048, imitation_steps=1000, imitation_epochs=1, envs=4, ppo={"n_steps": 256})
         command += " (--quick: shortened)"
     return TrainSettings.from_options(**options), command
+
+
+def league_settings(game: str, first_run: Path, args: argparse.Namespace) -> tuple[TrainSettings, str]:
+    """The league stage's settings, continuing ``first_run``, and its train.py line."""
+    stage = LEAGUE_STAGES[game]
+    options: dict[str, Any] = {
+        "game": game, "num_players": MAIN_PLAYERS, "recipe": "full", "seed": args.seed,
+        "init_from": str(first_run), **stage,
+    }  # fmt: skip
+    command = (
+        f"python train.py --game {game} --players {MAIN_PLAYERS} --opponents league"
+        f" --league-others {','.join(stage['league_others'])} --league-exponent {stage['league_exponent']:g}"
+        f" --league-floor {stage['league_floor']:g} --init-from {display(first_run)}"
+        f" --timesteps {stage['timesteps']} --seed {args.seed}"
+    )
+    if args.quick:
+        options.update(timesteps=2048, envs=4, ppo={"n_steps": 256}, league_rule_players=1)
+        command += " (--quick: shortened)"
+    return TrainSettings.from_options(**options), command
+
+
+def display(path: Path) -> str:
+    """``path`` relative to the repository where it lies inside it (a card names no home folder)."""
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
+def train_stage(settings: TrainSettings, command: str, run: Path, reuse: bool) -> float:
+    """Train ``run`` (or, with ``reuse``, keep it if the same command trained it); its seconds."""
+    stage_file = run / STAGE_FILE
+    if reuse and is_finished(run) and stage_file.exists():
+        saved = json.loads(stage_file.read_text())
+        if saved.get("command") == command:
+            print(f"  reusing {display(run)} ({command})", flush=True)
+            return float(saved["seconds"])
+    start = time.perf_counter()
+    train(settings, run, force=True, progress=False)
+    seconds = time.perf_counter() - start
+    stage_file.write_text(json.dumps({"command": command, "seconds": round(seconds)}) + "\n")
+    return seconds
 
 
 def estimate(result: TournamentResult, entry: int = 0) -> dict[str, Any]:
@@ -147,22 +205,42 @@ def judge(game: str, n: int, run: Path, args: argparse.Namespace) -> dict[str, A
     return results
 
 
+def head_to_head(game: str, run: Path, first_run: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """``run``'s agent against ``first_run``'s at 4 players, two seats each, each judged over its
+    seats per game (``pool_copies``): issue 25's measure of what the league stage added."""
+    agent, before = f"greedy:{run}", f"greedy:{first_run}"
+    played = tournament(
+        game, [agent, before, agent, before], args.games, seed=args.seed + 3, workers=args.workers,
+        duplicate=game in DUPLICATE, pool_copies=True,
+    )  # fmt: skip
+    result = {"agent": estimate(played, 0), "recipe_agent": estimate(played, 1)}
+    print(f"  head to head: {result}", flush=True)
+    return result
+
+
 def rebuild(game: str, n: int, args: argparse.Namespace) -> None:
     settings, command = training_settings(game, n, args)
     run = args.runs / file_stem(game, n)
     print(f"{file_stem(game, n)}: {command}", flush=True)
-    start = time.perf_counter()
-    train(settings, run, force=True, progress=False)
-    seconds = time.perf_counter() - start
+    seconds = train_stage(settings, command, run, args.reuse)
+    commands, steps = [command], settings.run.timesteps
+    if n == MAIN_PLAYERS and game in LEAGUE_STAGES:
+        settings, command = league_settings(game, run, args)
+        run = args.runs / f"{file_stem(game, n)}-league"
+        print(f"  then: {command}", flush=True)
+        seconds += train_stage(settings, command, run, args.reuse)
+        commands.append(command)
+        steps += settings.run.timesteps
     results = judge(game, n, run, args)
+    if len(commands) > 1:  # the league stage's agent against the recipe's, two seats each
+        results["head_to_head"] = head_to_head(game, run, args.runs / file_stem(game, n), args)
     beats = results["agent"]["low"] > 0
     if n != MAIN_PLAYERS and not beats:
         print("  not shipped: its interval against the rule-based players reaches 0 or below", flush=True)
         return
-    steps = json.loads((run / "settings.json").read_text())["run"]["timesteps"]
     card = {
         "training": {
-            "command": command,
+            "commands": commands,
             "rebuild": f"python bench/pretrain.py --tables {file_stem(game, n)}",
             "seconds": round(seconds),
             "max_timesteps": steps,
@@ -186,10 +264,11 @@ def card_section(card: dict[str, Any]) -> list[str]:
     training, results = card["training"], card["results"]
     agent, baseline = results["agent"], results["rule_baseline"]
     deals = " on duplicate deals" if agent["duplicate"] else ", seats rotated"
+    trained_by = ", then ".join(f"`{command}`" for command in training["commands"])
     lines = [
         f"## {n}-player {game}: `pretrained` (`{file_stem(game, n)}`)",
         "",
-        f"- **Trained by** `{training['command']}` ({training['max_timesteps']:,} PPO steps at most),"
+        f"- **Trained by** {trained_by} ({training['max_timesteps']:,} PPO steps at most),"
         f" {training['seconds'] / 60:.1f} minutes of wall time on {training['machine']}, {training['date']}.",
         f"- **Rebuilt by** `{training['rebuild']}`.",
         f"- **Network**: {' -> '.join(str(s) for s in card['network']['sizes'])}"
@@ -199,6 +278,13 @@ def card_section(card: dict[str, Any]) -> list[str]:
         f" mean reward **{interval(agent)}**, win rate {agent['win_rate']:.1%}; a rule-based player in the"
         f" same seats: {interval(baseline)}.",
     ]
+    if results.get("head_to_head"):
+        duel = results["head_to_head"]
+        lines.append(
+            f"- **Head to head** against the agent of the first command alone, two seats each,"
+            f" {duel['agent']['games']:,} games{' on duplicate deals' if duel['agent']['duplicate'] else ''}:"
+            f" **{interval(duel['agent'])}** against {interval(duel['recipe_agent'])}."
+        )
     if results.get("gauntlet"):
         lines += [
             "",
@@ -250,6 +336,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--doc", type=Path, default=DOC, help=f"the page to rewrite (default: {DOC})")
     parser.add_argument(
         "--quick", action="store_true", help="tiny runs and evaluations into a temporary folder"
+    )
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help=f"keep a stage's run that the same train.py command trained ({STAGE_FILE})",
     )
     args = parser.parse_args(argv)
     try:

@@ -36,7 +36,7 @@ def test_every_game_ships_a_4_player_agent_under_2_mb() -> None:
         stem = DATA / file_stem(game, n)
         assert stem.with_suffix(".npz").stat().st_size < 2 * 2**20
         card = json.loads(stem.with_suffix(".json").read_text())
-        assert card["training"]["command"].startswith("python train.py")
+        assert all(command.startswith("python train.py") for command in card["training"]["commands"])
         assert card["results"]["agent"]["games"] >= 400
         assert card["beats_rule_players"] or n == 4  # another table ships only an agent that beats them
 
@@ -120,3 +120,38 @@ def test_an_exported_run_plays_as_its_trained_network(tmp_path: Path) -> None:
         )
         assert shipped.act(observation, mask, rng) == trained.act(observation, mask, rng)
         game.step(shipped.act(observation, mask, rng))
+
+
+def load_pretrain_bench():
+    """bench/pretrain.py as a module (benches are scripts, not a package)."""
+    import importlib.util
+
+    path = Path(__file__).parent.parent / "bench" / "pretrain.py"
+    spec = importlib.util.spec_from_file_location("pretrain_bench", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_pretrain_bench_reuses_a_stage_only_when_the_same_command_trained_it(tmp_path, monkeypatch):
+    bench = load_pretrain_bench()
+    trained: list[Path] = []
+    monkeypatch.setattr(bench, "train", lambda settings, run, **kw: trained.append(run))
+    run = tmp_path / "chipit-4p"
+    run.mkdir()
+    (run / "model.zip").write_bytes(b"finished")
+    (run / bench.STAGE_FILE).write_text(json.dumps({"command": "python train.py A", "seconds": 60}))
+    assert bench.train_stage(None, "python train.py A", run, reuse=True) == 60.0 and not trained
+    bench.train_stage(None, "python train.py B", run, reuse=True)  # another command: trained again
+    bench.train_stage(None, "python train.py A", run, reuse=False)
+    assert trained == [run, run]
+    assert json.loads((run / bench.STAGE_FILE).read_text())["command"] == "python train.py A"
+
+
+def test_the_league_stage_continues_the_recipes_run_without_imitating_again(tmp_path):
+    bench = load_pretrain_bench()
+    args = type("Args", (), {"seed": 3, "quick": False})()
+    settings, command = bench.league_settings("chipit", tmp_path / "chipit-4p", args)
+    assert settings.run.init_from == str(tmp_path / "chipit-4p") and settings.teacher() == ""
+    assert settings.trains_in_league() and settings.league.others == ("heuristic",)
+    assert f"--init-from {tmp_path / 'chipit-4p'}" in command and command.endswith("--seed 3")

@@ -262,7 +262,7 @@ def test_model_policy_is_deterministic_given_rng_legal_and_refuses_another_table
     ("change", "message"),
     [
         ({"timesteps": -5}, "timesteps must be"),
-        ({"timesteps": 0}, "timesteps must be"),
+        ({"timesteps": 0, "teacher": ""}, "timesteps 0 .* needs a teacher"),
         ({"envs": 0}, "envs must be"),
         ({"eval_games": 0}, "eval_games must be"),
         ({"opponents": ["rule", "rule"]}, "opponents needs"),
@@ -273,6 +273,7 @@ def test_model_policy_is_deterministic_given_rng_legal_and_refuses_another_table
         ({"imitation_steps": 0}, "imitation_steps must be"),
         ({"imitation_smoothing": 1.0}, "imitation_smoothing must be"),
         ({"imitation_rounds": 0}, "imitation_rounds must be"),
+        ({"imitation_lr": 0.0}, "imitation_lr must be"),
         ({"imitation_rounds": 2, "teacher": "rule"}, "needs a search teacher"),
         ({"game": "climb", "vectorized": True}, "needs a batched engine"),
         ({"opponents": ["search:sims=5"], "vectorized": True}, "without --vectorized"),

@@ -2,20 +2,15 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
-from pathlib import Path
 
 import pytest
 
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "cleanrl_ppo.py"
+from tests.scripts import load_script
 
 
 def load_example():
-    spec = importlib.util.spec_from_file_location("cleanrl_ppo", EXAMPLE)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("examples/cleanrl_ppo.py")
 
 
 @pytest.mark.parametrize(("game", "players"), [("uno", 2), ("tock", 3), ("chipit", 4)])

@@ -211,13 +211,9 @@ def test_ray_stays_on_loopback_by_default_only_for_loopback_addresses():
 
 
 def test_the_example_trains_and_plays(capsys):
-    import importlib.util
-    from pathlib import Path
+    from tests.scripts import load_script
 
-    path = Path(__file__).resolve().parents[1] / "examples" / "rllib_ppo.py"
-    spec = importlib.util.spec_from_file_location("rllib_ppo", path)
-    example = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(example)
+    example = load_script("examples/rllib_ppo.py")
     example.main(
         ["--game", "uno", "--players", "2", "--iterations", "2", "--batch", "400", "--eval-games", "2"]
     )

@@ -6,9 +6,6 @@ hundred times a second): CI installs the extra and runs this file in its integra
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
 
 pytest.importorskip("torchrl")
@@ -17,10 +14,10 @@ from torchrl.envs.utils import check_env_specs
 
 from card_envs.evaluation.tournament import tournament
 from card_envs.integrations.torchrl import GROUP, TorchRLPolicy, acting_rows, make_actor_critic, make_env
+from tests.scripts import load_script
 
 pytestmark = pytest.mark.slow
 GAMES = ["chipit", "tock", "uno"]
-EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "torchrl_ppo.py"
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -42,9 +39,7 @@ def test_specs_and_a_whole_game_with_the_masked_actor(game):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_few_ppo_iterations_train_and_the_policy_plays_in_a_tournament(game):
-    spec = importlib.util.spec_from_file_location("torchrl_ppo", EXAMPLE)
-    example = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(example)
+    example = load_script("examples/torchrl_ppo.py")
     actor, stats = example.train(game, 3, iterations=2, frames=256, seed=0)
     assert stats["steps"] == 512
     result = tournament(game, [TorchRLPolicy(actor), "rule", "random"], 3, seed=0, workers=1)

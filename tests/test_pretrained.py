@@ -24,6 +24,7 @@ from card_envs.batched import BatchedGame
 from card_envs.batched.policy import batched_policy
 from card_envs.core.play import play_game
 from card_envs.core.registry import game_class
+from tests.scripts import load_script
 
 SHIPPED = shipped_tables()
 #: the issue's promise: every game at 4 players ships an agent
@@ -122,19 +123,8 @@ def test_an_exported_run_plays_as_its_trained_network(tmp_path: Path) -> None:
         game.step(shipped.act(observation, mask, rng))
 
 
-def load_pretrain_bench():
-    """bench/pretrain.py as a module (benches are scripts, not a package)."""
-    import importlib.util
-
-    path = Path(__file__).parent.parent / "bench" / "pretrain.py"
-    spec = importlib.util.spec_from_file_location("pretrain_bench", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 def test_the_pretrain_bench_reuses_a_stage_only_when_the_same_command_trained_it(tmp_path, monkeypatch):
-    bench = load_pretrain_bench()
+    bench = load_script("bench/pretrain.py")
     trained: list[Path] = []
     monkeypatch.setattr(bench, "train", lambda settings, run, **kw: trained.append(run))
     run = tmp_path / "chipit-4p"
@@ -149,7 +139,7 @@ def test_the_pretrain_bench_reuses_a_stage_only_when_the_same_command_trained_it
 
 
 def test_the_league_stage_continues_the_recipes_run_without_imitating_again(tmp_path):
-    bench = load_pretrain_bench()
+    bench = load_script("bench/pretrain.py")
     args = type("Args", (), {"seed": 3, "quick": False})()
     settings, command = bench.league_settings("chipit", tmp_path / "chipit-4p", args)
     assert settings.run.init_from == str(tmp_path / "chipit-4p") and settings.teacher() == ""

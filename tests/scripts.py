@@ -1,0 +1,20 @@
+"""Scripts of the repository (examples, benches) loaded as modules, so tests call their functions."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from types import ModuleType
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_script(relative_path: str) -> ModuleType:
+    """The script at ``relative_path`` (from the repository root), executed as a fresh module:
+    examples and benches are files, not a package."""
+    path = ROOT / relative_path
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None, path
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module

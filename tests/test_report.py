@@ -125,3 +125,17 @@ def test_without_matplotlib_the_report_still_has_its_tables(tmp_path, monkeypatc
     assert [p.name for p in written] == ["results.json", "report.md"]
     report = (tmp_path / "report.md").read_text()
     assert "| `points` |" in report and "## Plots" not in report
+
+
+def test_train_draws_a_learning_curve_only_when_ppo_made_steps(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    from card_envs.cli.train import plot_curve
+
+    header = "steps,games,win_rate,win_low,win_high,mean_reward,reward_low,reward_high,seconds\n"
+    rows = ["0,4,0.5,0.15,0.85,0.25,-0.56,0.82,11.4\n", "2048,4,0.5,0.15,0.85,0.3,-0.5,0.8,20.0\n"]
+    (tmp_path / "evaluations.csv").write_text(header + rows[0])  # --timesteps 0: one evaluation
+    plot_curve(tmp_path)
+    assert not (tmp_path / "learning_curve.png").exists() and "no learning curve" in capsys.readouterr().out
+    (tmp_path / "evaluations.csv").write_text(header + "".join(rows))
+    plot_curve(tmp_path)
+    assert (tmp_path / "learning_curve.png").stat().st_size > 0

@@ -360,6 +360,9 @@ def plot_curve(out: Path) -> None:
         return
     if not curve.is_file():
         return
+    if len(curve.read_text().splitlines()) < 3:  # a header and one evaluation: no PPO (--timesteps 0)
+        print("one evaluation, no PPO steps: no learning curve to draw")
+        return
     matplotlib.use("Agg")
     from card_envs.evaluation.report import plot_learning_curve
 

@@ -17,7 +17,7 @@ Importing this package (or any engine in it) does not import gymnasium or
 pettingzoo. The Gymnasium ids are registered when gymnasium is imported, in
 whichever order the two are imported: Gymnasium 1.x has no plugin entry-point
 group any more, and registering at import would load gymnasium with every
-engine (docs/architecture.md). ``card_envs/<game>_v0.py`` are plain modules.
+engine (docs/architecture.md). ``card_envs/<game>_v<version>.py`` are plain modules.
 """
 
 from __future__ import annotations
@@ -64,8 +64,16 @@ def __getattr__(name: str) -> Any:
         from card_envs.records import replay
 
         return replay
-    if any(spec.aec_name == name for spec in game_specs().values()):
+    specs = game_specs().values()
+    if any(spec.aec_name == name for spec in specs):
         return import_module(f"{__name__}.{name}")  # card_envs.uno_v0 without importing it first
+    for spec in specs:  # an older version of a game's env: say which one replaced it
+        game, _, version = name.rpartition("_v")
+        if game == spec.name and version.isdigit() and int(version) < spec.version:
+            raise AttributeError(
+                f"card_envs.{name} was replaced by card_envs.{spec.aec_name} "
+                f"(its version history says what changed)"
+            )
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -2,7 +2,7 @@
 
 A module may import its own layer and those below it, never one above (also not
 lazily inside a function, and not through a ``"module:Name"`` string resolved at run
-time). The PettingZoo modules ``card_envs/<game>_v0.py`` count as the envs layer; the
+time). The PettingZoo modules ``card_envs/<game>_v<version>.py`` count as the envs layer; the
 package facade ``card_envs/__init__.py`` is the front door above every layer: it imports
 the core eagerly (every engine import runs it) and anything else only when used.
 """
@@ -169,10 +169,10 @@ def test_gym_ids_are_registered_whatever_the_import_order():
     code = (
         "import card_envs, gymnasium\n"
         "assert 'card_envs/Uno-v0' in gymnasium.registry\n"
-        "from card_envs import tock_v0\n"
+        "from card_envs import tock_v1\n"
         "import card_envs.chipit_v0 as chipit\n"
         "assert card_envs.uno_v0.raw_env.metadata['name'] == 'uno_v0'  # an attribute, not imported first\n"
-        "print(tock_v0.env.__name__, chipit.raw_env.metadata['name'])\n"
+        "print(tock_v1.env.__name__, chipit.raw_env.metadata['name'])\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert out.stdout.split() == ["env", "chipit_v0"]

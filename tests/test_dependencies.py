@@ -79,13 +79,13 @@ PURE_GAMES = """
     import gymnasium
     import numpy as np
     import card_envs
-    from card_envs import tock_v0
+    from card_envs import tock_v1
     from card_envs.batched.game import BatchedGame
 
     rng = np.random.default_rng(0)
     facts = {}
 
-    env = tock_v0.env(num_players=3, record_dir="records")  # a full AEC game, recorded
+    env = tock_v1.env(num_players=3, record_dir="records")  # a full AEC game, recorded
     env.reset(seed=4)
     for agent in env.agent_iter():
         observation, reward, termination, truncation, info = env.last()
@@ -273,7 +273,7 @@ FRESH_GAMES = """
         observation, reward, termination, truncation, info = env.last()
         legal = np.flatnonzero(observation["action_mask"])
         env.step(None if termination or truncation else int(rng.choice(legal)))
-    single = gymnasium.make("card_envs/Tock-v0", opponents="rule")
+    single = gymnasium.make("card_envs/Tock-v1", opponents="rule")
     single.reset(seed=1)
     done = False
     while not done:

@@ -41,7 +41,7 @@ TABLES = [
 
 
 def aec_module(game: str):
-    """The game's PettingZoo module (a built-in game's ``card_envs.<game>_v0``), or the same
+    """The game's PettingZoo module (a built-in game's ``card_envs.<game>_v<version>``), or the same
     two constructors for a game registered elsewhere (the toy game)."""
     spec = game_spec(game)
     try:

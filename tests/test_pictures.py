@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from card_envs.core.game import CardGame
-from card_envs.core.registry import game_class
+from card_envs.core.registry import game_class, game_spec
 from card_envs.core.view import TableView
 
 GAMES = ["uno", "tock", "chipit"]
@@ -34,7 +34,7 @@ CASES = [(game, 2) for game in GAMES] + [
 
 
 def make_env(game: str, num_players: int, render_seat: int | None = None) -> Any:
-    module = importlib.import_module(f"card_envs.{game}_v0")
+    module = importlib.import_module(f"card_envs.{game_spec(game).aec_name}")
     env = module.env(num_players=num_players, render_mode="rgb_array", render_seat=render_seat)
     env.reset(seed=7)
     return env

@@ -9,14 +9,15 @@ import gymnasium
 import numpy as np
 import pytest
 
-from card_envs import tock_v0
-from card_envs.games.tock.cards import full_deck
+from card_envs import tock_v1
+from card_envs.games.tock.cards import TOP_CARD, full_deck
 from card_envs.games.tock.encoding import (
     CENTRE,
     DRAW,
     KNOCK,
     LAYOUT,
     MAX_ROWS,
+    MAX_SEATS,
     NUM_ACTIONS,
     OWN_PILE,
     PASS,
@@ -43,7 +44,7 @@ def supply_without(supply: list[int], *cards: int) -> list[int]:
 def test_single_env_with_random_and_rule_opponents_and_variants():
     for opponents in ("random", "rule"):
         env = gymnasium.make(
-            "card_envs/Tock-v0",
+            "card_envs/Tock-v1",
             num_players=3,
             opponents=opponents,
             opponent_knobs={"vigilance": 1.0, "target": "random"} if opponents == "rule" else None,
@@ -65,7 +66,7 @@ def test_bad_rule_values_raise_value_error():
     with pytest.raises(ValueError, match="allow_violations"):
         TockGame(allow_violations=1)
     with pytest.raises(ValueError):
-        tock_v0.env(opponent_choice="far")
+        tock_v1.env(opponent_choice="far")
     game = TockGame(3, opponent_choice="nearest", allow_violations=False)
     assert (game.opponent_choice, game.allow_violations, game.num_players) == ("nearest", False, 3)
     assert TockGame().num_players == 4
@@ -201,6 +202,19 @@ def test_observation_is_relative_to_the_observer_and_matches_the_state():
     assert v["centre"].tolist() == [17, 4, 1, 0, 0, 0]
     assert v["supply_size"][0] == 10 and v["card"][0] == 7 and v["card_source"].tolist() == [0, 1]
     assert v["phase"].tolist() == [1, 0]
+    # v1: what lies below the tops, all public (piles bottom first, stacks top first)
+    assert v["pile_under_top"].tolist() == [20, 3, 0, 0, 0, 0]
+    assert v["pile_bottom"].tolist() == [20, 3, 12, 0, 0, 0]
+    assert v["stack_top"].tolist() == [0, 0, 4, 0, 0, 0]
+    pile_counts = v["pile_counts"].reshape(MAX_SEATS, TOP_CARD)
+    assert {(r, c + 1): n for (r, c), n in np.ndenumerate(pile_counts) if n} == {
+        (0, 20): 1,
+        (0, 21): 1,
+        (1, 3): 1,
+        (1, 9): 1,
+        (2, 12): 1,
+    }
+    assert {c + 1: n for c, n in enumerate(v["supply_counts"]) if n} == {8: 5, 19: 5}
     assert game.legal_actions() == [OWN_PILE]  # the 7 fits nowhere (player 2 is out, its pile empty)
     game.step(OWN_PILE)
     v = LAYOUT.view(game.observe(3))
@@ -210,6 +224,13 @@ def test_observation_is_relative_to_the_observer_and_matches_the_state():
     assert v["turn"].tolist() == [1, 0, 0, 0, 0, 0]  # the turn skips the finished player 2
     assert v["card"][0] == 21 and v["card_source"].tolist() == [1, 0]  # player 3's own top card
     assert v["pile_top"][2] == 7
+
+
+def test_the_retired_v0_env_names_its_successor():
+    import card_envs
+
+    with pytest.raises(AttributeError, match=r"card_envs.tock_v0 was replaced by card_envs.tock_v1"):
+        card_envs.tock_v0  # noqa: B018 (the attribute access is the test)
 
 
 def test_observation_shows_a_rule_break_and_its_target_to_the_knocker():
@@ -235,7 +256,7 @@ def test_describe_action_and_render_text():
     assert "no such seat" in texts[5]
     text = game.render_text()
     assert "player_0" in text and "supply: 121" in text and "Centre" in text
-    env = tock_v0.env(render_mode="ansi")
+    env = tock_v1.env(render_mode="ansi")
     env.reset(seed=0)
     assert env.render() == env.unwrapped.game.render_text()
 

@@ -416,9 +416,9 @@ def test_truncation_ranks_finished_players_first_then_fewest_cards_then_seat():
 
 
 def test_truncation_in_the_env_pays_the_truncation_ranks():
-    from card_envs import tock_v0
+    from card_envs import tock_v1
 
-    env = tock_v0.raw_env(num_players=3, max_steps=2)
+    env = tock_v1.raw_env(num_players=3, max_steps=2)
     env.reset(seed=0)
     supply = full_deck()
     for card in (2, 8, 17, 13, 9, 4):  # on the piles below

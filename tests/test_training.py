@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import replace
+from types import SimpleNamespace
 
 import numba
 import numpy as np
@@ -159,6 +160,20 @@ def test_a_run_continues_from_another_run_and_refuses_one_of_another_table(tmp_p
     with pytest.raises(ValueError, match="does not fit"):
         wider = {**TINY_PPO, "net_arch": [16]}
         train_model(replace(settings, ppo=PPOSettings.from_mapping(wider)), None, progress=False)
+
+
+def test_a_model_of_an_older_observation_is_refused_with_the_reason(first_run):
+    path, _ = first_run
+    policy = ModelPolicy(str(path))
+    from card_envs.games.tock.engine import TockGame
+
+    game = TockGame(3)
+    newer = SimpleNamespace(  # the same table after an env version grew the observation
+        name="tock", num_players=3, observation_size=game.observation_size + 1, num_actions=game.num_actions
+    )
+    with pytest.raises(ValueError, match=r"3-player tock .* observation changed since"):
+        policy.check_table(newer)  # type: ignore[arg-type]
+    policy.check_table(game)
 
 
 def test_a_continued_run_imitates_a_teacher_named_for_it_and_not_the_recipes(tmp_path, first_run):

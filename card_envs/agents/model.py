@@ -137,10 +137,15 @@ class ModelPolicy(Policy):
         trained = f"observations of {obs_size} floats and {actions} actions"
         if self.settings:
             trained = f"{self.settings['num_players']}-player {self.settings['game']} ({trained})"
+        same_table = self.settings and (self.settings["game"], self.settings["num_players"]) == (
+            game.name,
+            game.num_players,
+        )
+        changed = " (the game's observation changed since: see its env's version history)"
         raise ValueError(
             f"the model {self.source} was trained for {trained}, but this table is"
             f" {game.num_players}-player {game.name}"
-            f" ({game.observation_size} floats, {game.num_actions} actions)"
+            f" ({game.observation_size} floats, {game.num_actions} actions)" + (changed if same_table else "")
         )
 
     def probabilities(self, observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:

@@ -9,6 +9,7 @@ SPEC = register(
         title="Tock",
         engine="card_envs.games.tock.engine:TockGame",
         batched="card_envs.games.tock.kernels:TockKernels",
+        version=1,  # v1: the observation shows the piles' contents (card_envs/tock_v1.py)
         # PPO from random play on the batched engine: +0.384 after 1M + 1M steps (the
         # benchmark); +0.283 after 350k steps in 109 s (docs/learning.md)
         recipe={

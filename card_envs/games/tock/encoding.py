@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from card_envs.core.layout import Field, ObservationLayout
-from card_envs.games.tock.cards import MAX_ROWS, NUM_CARDS, ROW_END, TOP_CARD
+from card_envs.games.tock.cards import MAX_ROWS, NUM_CARDS, ROW_END, SETS, TOP_CARD
 
 if TYPE_CHECKING:
     from card_envs.games.tock.state import Table
@@ -80,6 +80,38 @@ LAYOUT = ObservationLayout(
             1,
             "one-hot kind of that action: centre, opponent, draw, own, knock, pass",
         ),
+        # Everything below is public history too (docs/rules/tock.md): every card of a pile was
+        # seen when laid, a stack is a pile turned over as one block. (v1)
+        Field(
+            "pile_under_top",
+            MAX_SEATS,
+            TOP_CARD,
+            "card under the top of each relative seat's open pile (shown once the top leaves); 0 = none",
+        ),
+        Field(
+            "pile_bottom",
+            MAX_SEATS,
+            TOP_CARD,
+            "bottom card of each relative seat's open pile (the card a knock takes from it); 0 = empty",
+        ),
+        Field(
+            "stack_top",
+            MAX_SEATS,
+            TOP_CARD,
+            "top card of each relative seat's own stack (known: a pile turned over); 0 = empty",
+        ),
+        Field(
+            "pile_counts",
+            MAX_SEATS * TOP_CARD,
+            SETS,
+            "copies of each card 1..21 in each relative seat's open pile (seat by seat, 21 each)",
+        ),
+        Field(
+            "supply_counts",
+            TOP_CARD,
+            SETS,
+            "copies of each card 1..21 in the face-down supply (the cards in no one's sight)",
+        ),
     ]
 )
 
@@ -111,6 +143,8 @@ class ObservationBuffer:
         v["seat_present"][:n] = 1.0
         finished, pile_top = v["finished"], v["pile_top"]
         pile_size, stack_size = v["pile_size"], v["stack_size"]
+        under_top, bottom, stack_top = v["pile_under_top"], v["pile_bottom"], v["stack_top"]
+        counts = [0] * (MAX_SEATS * TOP_CARD)  # pile_counts; Python ints are the fast way here
         for r in range(n):
             s = (player + r) % n
             if not alive[s]:
@@ -119,7 +153,18 @@ class ObservationBuffer:
             if pile:
                 pile_top[r] = pile[-1]
                 pile_size[r] = len(pile)
-            stack_size[r] = len(stacks[s])
+                bottom[r] = pile[0]
+                if len(pile) > 1:
+                    under_top[r] = pile[-2]
+                counts_at = r * TOP_CARD - 1  # card c counts at counts_at + c
+                for card in pile:
+                    counts[counts_at + card] += 1
+            stack = stacks[s]
+            stack_size[r] = len(stack)
+            if stack:
+                stack_top[r] = stack[-1]
+        v["pile_counts"][:] = counts
+        v["supply_counts"][:] = np.bincount(table.supply, minlength=TOP_CARD + 1)[1:]
         v["turn"][(table.turn - player) % n] = 1.0
         if table.phase != "over":  # "over" shows as no phase and no card in play
             v["phase"][1 if table.phase == "knock" else 0] = 1.0

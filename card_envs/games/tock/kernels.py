@@ -25,7 +25,7 @@ from card_envs.core import ranking
 from card_envs.core.compiled import key_compiled_cache
 from card_envs.games.tock import cards, encoding, engine
 from card_envs.games.tock import state as S
-from card_envs.games.tock.cards import MAX_ROWS, NUM_CARDS, ROW_END, full_deck
+from card_envs.games.tock.cards import MAX_ROWS, NUM_CARDS, ROW_END, TOP_CARD, full_deck
 from card_envs.games.tock.encoding import ACTION_KINDS, CENTRE, DRAW, LAYOUT, MAX_SEATS, OWN_PILE, PASS
 from card_envs.games.tock.engine import TockGame
 from card_envs.games.tock.state import LAST_ACTIONS, KnockWindow, Move, Stats, Table
@@ -57,6 +57,8 @@ O_SUPPLY, O_CARD, O_SOURCE = _at["supply_size"], _at["card"], _at["card_source"]
 O_MPLAYER, O_MKIND, O_MTARGET = _at["move_player"], _at["move_kind"], _at["move_target"]
 O_MCARD, O_MBREAK = _at["move_card"], _at["move_break"]
 O_LPLAYER, O_LKIND = _at["last_player"], _at["last_kind"]
+O_UNDER, O_BOTTOM, O_STACK_TOP = _at["pile_under_top"], _at["pile_bottom"], _at["stack_top"]
+O_PILE_COUNTS, O_SUPPLY_COUNTS = _at["pile_counts"], _at["supply_counts"]
 del _at
 
 
@@ -432,9 +434,19 @@ def _write_observation(s, b, r, player, obs):
             obs[O_FINISHED + i] = 1.0
         k = s.seat[b, p, PILE_LEN]
         if k:
+            start = s.seat[b, p, PILE_START]
             obs[O_TOP + i] = _top(s, b, p)
             obs[O_PILE + i] = k
-        obs[O_STACK + i] = s.seat[b, p, STACK_LEN]
+            obs[O_BOTTOM + i] = s.piles[b, p, start & WRAP]
+            if k > 1:
+                obs[O_UNDER + i] = s.piles[b, p, (start + k - 2) & WRAP]
+            counts_at = O_PILE_COUNTS + i * TOP_CARD - 1  # card c counts at counts_at + c
+            for j in range(k):
+                obs[counts_at + s.piles[b, p, (start + j) & WRAP]] += 1.0
+        stack = s.seat[b, p, STACK_LEN]
+        obs[O_STACK + i] = stack
+        if stack:
+            obs[O_STACK_TOP + i] = s.stacks[b, p, stack - 1]
         p = p + 1 if p + 1 < n else 0
     t = g[b, TURN]
     obs[O_TURN + (t - player) % n] = 1.0
@@ -457,6 +469,8 @@ def _write_observation(s, b, r, player, obs):
                 place += 1
         obs[O_CENTRE + place] = top
     obs[O_SUPPLY] = g[b, SUPPLY_LEN]
+    for j in range(g[b, SUPPLY_LEN]):
+        obs[O_SUPPLY_COUNTS + s.supply[b, j] - 1] += 1.0
     if g[b, M_PLAYER] >= 0:
         obs[O_MPLAYER + (g[b, M_PLAYER] - player) % n] = 1.0
         obs[O_MKIND + ACTION_KIND[g[b, M_ACTION]]] = 1.0

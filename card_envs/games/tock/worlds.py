@@ -6,8 +6,9 @@ a pile's top was seen when it was laid there (penalty cards move from and to
 pile bottoms in the open); an own face-down stack is an open pile turned over
 as one block, so its order is known too; the drawn card is shown to all.
 Unknown, to every seat alike: the order of the supply, which the sample
-shuffles anew. (The observation vector shows only pile tops and sizes; a seat
-that remembers less knows less, but never more, than the sample keeps.)
+shuffles anew. (The observation vector shows the same: every pile's top, the card
+under it, its bottom card and its contents, each stack's top card and the
+supply's contents, though not each stack's full order.)
 """
 
 from __future__ import annotations

@@ -67,8 +67,8 @@ def __getattr__(name: str) -> Any:
     specs = game_specs().values()
     if any(spec.aec_name == name for spec in specs):
         return import_module(f"{__name__}.{name}")  # card_envs.uno_v0 without importing it first
+    game, _, version = name.rpartition("_v")
     for spec in specs:  # an older version of a game's env: say which one replaced it
-        game, _, version = name.rpartition("_v")
         if game == spec.name and version.isdigit() and int(version) < spec.version:
             raise AttributeError(
                 f"card_envs.{name} was replaced by card_envs.{spec.aec_name} "

@@ -178,6 +178,7 @@ def test_gym_ids_are_registered_whatever_the_import_order():
     assert out.stdout.split() == ["env", "chipit_v0"]
 
 
+@pytest.mark.slow
 def test_a_game_name_is_looked_up_once_per_trip(monkeypatch):
     """An entry point turns "uno" into the game's spec once and hands the spec down: a
     training run and a tournament each look the name up in the registry once."""

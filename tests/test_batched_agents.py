@@ -47,7 +47,7 @@ def sample_states(name: str, n: int, count: int, seed: int) -> tuple[np.ndarray,
 
 
 @pytest.mark.parametrize("name", GAMES)
-@pytest.mark.parametrize("n", [2, 4])
+@pytest.mark.parametrize("n", [pytest.param(2, marks=pytest.mark.slow), 4])
 def test_batched_rule_agent_decides_as_the_reference(name: str, n: int) -> None:
     observations, masks = sample_states(name, n, 1500, seed=n)
     rows = np.arange(len(observations))

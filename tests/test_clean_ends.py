@@ -60,6 +60,7 @@ def assert_gone(pids: set[int]) -> None:
     assert pids and not [pid for pid in pids if alive(pid)], f"still running: {pids}"
 
 
+@pytest.mark.slow
 def test_evaluate_stopped_by_sigterm_leaves_no_worker(tmp_path):
     command = [sys.executable, str(ROOT / "evaluate.py"), "--agents", "rule,rule,rule,rule"]
     command += ["--games", "1000000", "--workers", "2"]
@@ -78,6 +79,7 @@ def test_train_stopped_by_sigterm_during_imitation_leaves_no_worker(tmp_path):
     assert not (tmp_path / "run" / "model.zip").exists()
 
 
+@pytest.mark.slow
 def test_a_worker_ends_with_its_parent_even_when_the_parent_is_killed(tmp_path):
     """die_with_parent: the kernel ends the worker when its parent dies of SIGKILL (no cleanup)."""
     parent = (
@@ -115,6 +117,7 @@ def evaluate_command(games: int, workers: int, out: Path, *more: str) -> list[st
     return [*tool, *table, *options, "--out", str(out), *more]
 
 
+@pytest.mark.slow
 def test_evaluate_stopped_by_ctrl_c_writes_the_games_finished_so_far(tmp_path):
     out, recorded = tmp_path / "out", tmp_path / "games"
     command = evaluate_command(100_000, 1, out, "--record", str(recorded))

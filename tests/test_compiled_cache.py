@@ -115,6 +115,7 @@ def run_toy(source: Path, cache: Path) -> tuple[int, int, int, str]:
     return value, hits, misses, cache_path
 
 
+@pytest.mark.slow
 def test_a_changed_dependency_recompiles_and_an_unchanged_one_loads_warm(tmp_path):
     source, cache = tmp_path / "src" / "toy", tmp_path / "cache"
     source.mkdir(parents=True)

@@ -118,6 +118,7 @@ def test_play_command_plays_to_the_end_with_scripted_stdin(game):
     assert "\033[" not in done.stdout  # NO_COLOR
 
 
+@pytest.mark.slow
 def test_play_command_rejects_bad_arguments_and_ends_cleanly_at_end_of_input():
     for args, message in [
         (("--seat", "5"), "--seat must be a seat 0..3, got 5"),
@@ -137,6 +138,7 @@ def _default_sigint() -> None:
     signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
+@pytest.mark.slow
 def test_play_command_ends_cleanly_on_ctrl_c():
     process = subprocess.Popen(
         [sys.executable, "-m", "card_envs.cli.play", "--game", "chipit", "--seed", "1", "--no-color"],
@@ -159,6 +161,7 @@ def test_play_command_ends_cleanly_on_ctrl_c():
     assert process.returncode == 130 and "game abandoned" in out and "Traceback" not in err
 
 
+@pytest.mark.slow
 def test_watch_command_plays_a_game():
     done = run_module(
         "card_envs.cli.watch", "--game", "chipit", "--agents", "rule,random,rule", "--pace", "0"

@@ -121,6 +121,7 @@ PURE_GAMES = """
 """
 
 
+@pytest.mark.slow
 def test_engines_envs_records_and_batches_run_without_any_extra(tmp_path):
     out = without(OPTIONAL, PURE_GAMES, tmp_path)
     assert out.returncode == 0, out.stderr
@@ -145,6 +146,7 @@ CLI_TOOLS = """
 """
 
 
+@pytest.mark.slow
 def test_a_rule_only_tournament_runs_without_torch_and_train_names_its_extra(tmp_path):
     out = without(["torch", "stable_baselines3", "sb3_contrib"], CLI_TOOLS, tmp_path)
     assert out.returncode == 0, out.stderr

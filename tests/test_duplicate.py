@@ -76,6 +76,7 @@ def test_games_round_up_to_whole_deals_and_the_json_says_duplicate():
     assert (plain["duplicate"], plain["deals"], plain["games"]) == (False, None, 10)
 
 
+@pytest.mark.slow
 def test_duplicate_results_do_not_depend_on_the_workers():
     lineup = ["rule", "random", "random"]
     one = tournament("climb", lineup, games=30, seed=7, workers=1, duplicate=True)

@@ -145,6 +145,7 @@ def test_every_agent_sits_in_every_seat_equally_often():
     assert sum(a.win_rate.value for a in result.agents) >= 1.0  # a winner each game (ties share rank 1)
 
 
+@pytest.mark.slow
 def test_same_seed_same_result_whatever_the_workers():
     lineup = ["rule", "random", "random"]
     one = tournament("climb", lineup, games=30, seed=7, workers=1)

@@ -79,6 +79,7 @@ def test_the_verdict_reads_the_agents_mean_reward_interval_in_each_line_up():
     assert data["verdict"] == mixed.verdict and data["lineups"][0]["outcome"] == "loses to"
 
 
+@pytest.mark.slow
 def test_random_loses_to_every_line_up_but_random_players():
     played = G.gauntlet("tock", "random", 4, games=20, workers=1)
     assert played.names("loses to") == [n for n in names("tock", 4) if n != "random x3"]

@@ -153,6 +153,7 @@ def test_a_search_teacher_plays_the_learners_seat_from_the_engine():
     assert len(demos) >= 40 and demos.masks[np.arange(len(demos)), demos.actions].all()
 
 
+@pytest.mark.slow
 def test_expert_iteration_rounds_search_with_the_network_as_it_stands(tmp_path, capsys):
     """Round 2's search takes round 1's network (saved in the run) as its prior and rollout
     player, and the network imitates it; each round's result is kept."""

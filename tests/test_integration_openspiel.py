@@ -27,6 +27,11 @@ from card_envs.integrations.openspiel import openspiel_game, short_name
 
 GAMES = ["chipit", "tock", "uno"]
 TABLES = [(game, n) for game in GAMES for n in game_spec(game).player_counts()]
+#: the largest table of each game runs under ``slow`` (its games are the longest)
+SHORT_CAP_TABLES = [
+    pytest.param(game, n, marks=pytest.mark.slow) if n == max(game_spec(game).player_counts()) else (game, n)
+    for game, n in TABLES
+]
 #: a cap that random games often reach, so the fast checks also cover the ranks of a stopped game
 SHORT = 200
 
@@ -49,7 +54,7 @@ def play_out(state, rng: np.random.Generator):
     return state
 
 
-@pytest.mark.parametrize(("game", "players"), TABLES)
+@pytest.mark.parametrize(("game", "players"), SHORT_CAP_TABLES)
 def test_openspiel_random_simulation_checks_with_a_short_cap(game, players):
     spiel_game = openspiel_game(game, players, max_steps=SHORT, rng_seed=players)
     pyspiel.random_sim_test(spiel_game, num_sims=1, serialize=False, verbose=False)

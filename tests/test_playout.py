@@ -234,6 +234,7 @@ def test_the_loop_compiles_once_per_game_and_player_kind_not_per_knob_setting() 
     assert len(loop.overloads) == compiled
 
 
+@pytest.mark.slow
 def test_a_new_process_loads_the_loop_from_the_disk_cache() -> None:
     """The loop of a game and player kind is compiled once, then read from numba's cache (a
     search's first rollouts in every worker used to compile it, about 2 s a table)."""

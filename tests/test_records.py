@@ -174,6 +174,7 @@ def test_records_from_other_versions_or_not_records_fail_clearly(tmp_path):
         replay(tmp_path / "missing.jsonl")
 
 
+@pytest.mark.slow
 def test_tournament_records_every_game_with_its_line_up(tmp_path):
     result = tournament(
         "chipit", ["rule", "random", "random"], games=6, seed=2, workers=2, record_dir=tmp_path
@@ -200,6 +201,7 @@ def test_recorder_names_and_discards(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["uno-000001.jsonl"]
 
 
+@pytest.mark.slow
 def test_evaluate_records_and_the_replay_command_prints_the_game(tmp_path):
     run = [sys.executable, "evaluate.py", "--agents", "rule,random", "--game", "uno", "--games", "2"]
     done = subprocess.run(

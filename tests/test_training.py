@@ -26,6 +26,7 @@ TINY_PPO = {"n_steps": 64, "batch_size": 64, "n_epochs": 1, "net_arch": [32]}
 FAST_RUN = {"eval_every": 128, "eval_games": 2, "checkpoint_every": 128, "teacher": ""}
 
 
+@pytest.mark.slow
 def test_a_run_directory_holds_model_settings_checkpoints_and_evaluations(tmp_path):
     settings = TrainSettings.from_options(
         game="uno", num_players=4, timesteps=256, envs=2, ppo=TINY_PPO, **FAST_RUN
@@ -81,6 +82,7 @@ def test_a_run_stops_at_the_first_evaluation_ahead_of_the_rule_players(tmp_path,
     assert json.loads((tmp_path / "run" / "settings.json").read_text())["run"]["stop_when_ahead"] is True
 
 
+@pytest.mark.slow
 def test_self_play_sends_snapshots_into_the_env_workers(tmp_path):
     settings = TrainSettings.from_options(
         game="tock",
@@ -242,6 +244,7 @@ def test_a_model_trained_with_the_mask_in_its_observation_gets_it_when_it_plays(
         game.step(action)  # legal, with the engine's plain observation
 
 
+@pytest.mark.slow
 def test_vec_env_exposes_action_masks_through_subprocesses():
     vec = make_vec_env({"game": "uno", "num_players": 3}, n_envs=2)
     try:

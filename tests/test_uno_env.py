@@ -54,7 +54,10 @@ PLAYOUTS = [
 SHORT_RUN = 8  # games per table in the default (fast) run
 
 
-@pytest.mark.parametrize(("num_players", "rules"), [(n, rules) for n, _, rules in PLAYOUTS])
+@pytest.mark.parametrize(
+    ("num_players", "rules"),
+    [pytest.param(n, rules, marks=pytest.mark.slow) if n == 10 else (n, rules) for n, _, rules in PLAYOUTS],
+)
 def test_random_games_keep_all_cards_and_end_with_ranks(num_players, rules):
     """A few random games per table; the full 2,000 run below is marked slow."""
     stats = random_playouts(UnoGame(num_players, **rules), SHORT_RUN, seed=num_players, check=check_state)

@@ -68,9 +68,11 @@ def __getattr__(name: str) -> Any:
     if any(spec.aec_name == name for spec in specs):
         return import_module(f"{__name__}.{name}")  # card_envs.uno_v0 without importing it first
     game, _, version = name.rpartition("_v")
-    for spec in specs:  # an older version of a game's env: say which one replaced it
+    for spec in specs:  # an older version of a game's env: say which one replaced it (an
+        # ImportError, so that `from card_envs import tock_v0` shows it: Python's fallback
+        # after an AttributeError would replace it with "cannot import name")
         if game == spec.name and version.isdigit() and int(version) < spec.version:
-            raise AttributeError(
+            raise ImportError(
                 f"card_envs.{name} was replaced by card_envs.{spec.aec_name} "
                 f"(its version history says what changed)"
             )

@@ -229,8 +229,13 @@ def test_observation_is_relative_to_the_observer_and_matches_the_state():
 def test_the_retired_v0_env_names_its_successor():
     import card_envs
 
-    with pytest.raises(AttributeError, match=r"card_envs.tock_v0 was replaced by card_envs.tock_v1"):
+    replaced = r"card_envs.tock_v0 was replaced by card_envs.tock_v1"
+    with pytest.raises(ImportError, match=replaced):
         card_envs.tock_v0  # noqa: B018 (the attribute access is the test)
+    with pytest.raises(ImportError, match=replaced):
+        from card_envs import tock_v0  # noqa: F401
+    with pytest.raises(AttributeError):  # not a game's env: the usual error
+        card_envs.tock_v9  # noqa: B018
 
 
 def test_observation_shows_a_rule_break_and_its_target_to_the_knocker():

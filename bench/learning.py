@@ -235,7 +235,7 @@ def time_to_win(game: str, args: argparse.Namespace, runs: Path) -> dict[str, An
         rows = list(csv.DictReader(file))
     last = rows[-1]
     ahead = next((r for r in rows if float(r["reward_low"]) > 0), None)
-    # a run that imitates first has a row at step 0, its seconds the imitation's: PPO's rate leaves them out
+    # the row at step 0: its seconds are the imitation's (or a fresh run's set-up); PPO's rate leaves them out
     first = rows[0] if int(rows[0]["steps"]) == 0 else {"steps": 0, "seconds": 0.0}
     ppo_seconds = float(last["seconds"]) - float(first["seconds"])
     out: dict[str, Any] = {
@@ -245,7 +245,7 @@ def time_to_win(game: str, args: argparse.Namespace, runs: Path) -> dict[str, An
         f" --eval-every {args.ttw_every} --eval-games {args.ttw_games} --stop-when-ahead"
         f" --max-minutes {args.ttw_minutes:g}",
         "evaluations": len(rows),
-        "imitation_seconds": float(first["seconds"]),
+        "imitation_seconds": float(first["seconds"]) if settings.teacher() else 0.0,
         "steps_per_second": round(int(last["steps"]) / max(ppo_seconds, 1e-9)),
         "ahead": None,
     }

@@ -81,8 +81,8 @@ class TimeLimit(BaseCallback):
 class EvaluationLog(BaseCallback):
     """Every ``eval_every`` steps (and at the end): the model, playing its most probable
     legal action, in a rotating seat against the rule-based players at their default knobs,
-    one row of ``evaluations.csv`` each. A run that starts from a trained network (imitated or
-    continued) gets a row at step 0 too: where PPO started from.
+    one row of ``evaluations.csv`` each, the first at step 0: where PPO started from (an
+    untrained network's row is where the learning curve visibly starts).
 
     ``seconds`` is the run's wall time from ``started`` (imitation included) without the
     evaluations' own time. With ``stop_when_ahead`` the run ends at the first evaluation whose
@@ -116,8 +116,7 @@ class EvaluationLog(BaseCallback):
             self.started = time.perf_counter()
         with self.path.open("w", newline="") as file:
             csv.writer(file).writerow(self.COLUMNS)
-        if self.settings.starts_trained():
-            self.evaluate()
+        self.evaluate()
 
     def _on_step(self) -> bool:
         if self.num_timesteps >= self.next_eval:

@@ -77,6 +77,7 @@ def test_a_run_stops_at_the_first_evaluation_ahead_of_the_rule_players(tmp_path,
     model = train_model(settings, tmp_path / "run", progress=False)
     rows = (tmp_path / "run" / "evaluations.csv").read_text().splitlines()
     assert len(looks) == 2 and len(rows) == 3 and model.num_timesteps < 256  # header and two looks
+    assert rows[1].startswith("0,")  # the first look: the untrained network, where the curve starts
     seconds = [float(row.split(",")[-1]) for row in rows[1:]]
     assert rows[0].endswith(",seconds") and 0 <= seconds[0] <= seconds[1]
     assert json.loads((tmp_path / "run" / "settings.json").read_text())["run"]["stop_when_ahead"] is True

@@ -67,10 +67,11 @@ def __getattr__(name: str) -> Any:
     specs = game_specs().values()
     if any(spec.aec_name == name for spec in specs):
         return import_module(f"{__name__}.{name}")  # card_envs.uno_v0 without importing it first
+    # an older version of a game's env: say which one replaced it, as an ImportError so that
+    # `from card_envs import tock_v0` shows it (after an AttributeError, Python's from-import
+    # fallback would replace the message with "cannot import name")
     game, _, version = name.rpartition("_v")
-    for spec in specs:  # an older version of a game's env: say which one replaced it (an
-        # ImportError, so that `from card_envs import tock_v0` shows it: Python's fallback
-        # after an AttributeError would replace it with "cannot import name")
+    for spec in specs:
         if game == spec.name and version.isdigit() and int(version) < spec.version:
             raise ImportError(
                 f"card_envs.{name} was replaced by card_envs.{spec.aec_name} "

@@ -165,6 +165,17 @@ def test_a_run_continues_from_another_run_and_refuses_one_of_another_table(tmp_p
         train_model(replace(settings, ppo=PPOSettings.from_mapping(wider)), None, progress=False)
 
 
+def test_a_short_fresh_run_has_rows_at_its_start_and_its_end(tmp_path):
+    """A run shorter than half an evaluation interval: the untrained network at step 0, the
+    trained one at the end (the step-0 row does not stand in for it)."""
+    settings = TrainSettings.from_options(
+        game="uno", num_players=3, timesteps=64, envs=1, ppo=TINY_PPO, **{**FAST_RUN, "eval_every": 50_000}
+    )
+    train_model(settings, tmp_path / "run", progress=False)
+    rows = (tmp_path / "run" / "evaluations.csv").read_text().splitlines()
+    assert [row.split(",")[0] for row in rows[1:]] == ["0", "64"]
+
+
 def test_a_model_of_an_older_observation_is_refused_with_the_reason(first_run):
     path, _ = first_run
     policy = ModelPolicy(str(path))

@@ -125,8 +125,10 @@ class EvaluationLog(BaseCallback):
         return not (self.ahead and self.settings.run.stop_when_ahead)
 
     def _on_training_end(self) -> None:
-        """A last row, unless the last evaluation was less than half an interval ago."""
-        if self.count == 0 or self.num_timesteps - self.last_step >= self.settings.run.eval_every // 2:
+        """A last row after any PPO step, unless an evaluation after step 0 was less than half
+        an interval ago (the row at step 0 is the start, not the trained network)."""
+        since = self.num_timesteps - self.last_step
+        if since > 0 and (self.last_step == 0 or since >= self.settings.run.eval_every // 2):
             self.evaluate()
 
     def evaluate(self) -> None:

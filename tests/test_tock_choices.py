@@ -55,3 +55,10 @@ def test_after_a_move_by_the_rules_passing_comes_first_and_a_false_knock_is_mark
     assert group.title == "player_0's move followed the rules"
     assert [(c.action, c.warn) for c in group.choices] == [(PASS, False), (KNOCK, True)]
     assert group.choices[1].note == "a false knock: you take 3 cards"  # from seats 2, 3 and 0
+
+
+def test_a_false_knock_that_takes_one_card_says_card():
+    game = make(4, piles={0: [10, 5], 1: [2, 6], 2: [], 3: []}, centre=[4])
+    game.step(CENTRE)  # seat 0 plays its 5; seat 1 decides, and only seat 0's pile (the 10) is not empty
+    (group,) = game.move_choices()
+    assert group.choices[1].note == "a false knock: you take 1 card"

@@ -15,6 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 
+def plural(count: int, word: str, words: str | None = None) -> str:
+    """``1 card``, ``2 cards``; ``words`` for an irregular plural."""
+    return f"{count} {word if count == 1 else words or word + 's'}"
+
+
 @dataclass(frozen=True)
 class Choice:
     """One thing a person may pick: a move (``action``) or a step towards one (``then``).

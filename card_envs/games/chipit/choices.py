@@ -16,12 +16,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from card_envs.core.choices import SCREEN, Choice, ChoiceGroup, paged
+from card_envs.core.choices import SCREEN, Choice, ChoiceGroup, paged, plural
 from card_envs.games.chipit import encoding as E
 from card_envs.games.chipit.arith import card_cost
 from card_envs.games.chipit.cards import CODES
 from card_envs.games.chipit.state import Build, Table
-from card_envs.games.chipit.text import plural
 
 if TYPE_CHECKING:
     from card_envs.games.chipit.engine import ChipItGame

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from card_envs.core.choices import plural
 from card_envs.core.layout import Field, ObservationLayout
 from card_envs.games.chipit.cards import (
     CODES,
@@ -49,7 +50,7 @@ def block_low(j: int) -> int:
 
 def describe_action(action: int) -> str:
     if action < VALUE:
-        return f"pass, returning {action - PASS} point{'s' if action - PASS != 1 else ''}"
+        return f"pass, returning {plural(action - PASS, 'point')}"
     if action < HIGH:
         return f"value {action - VALUE + MIN_VALUE}"
     if action < UNITS:

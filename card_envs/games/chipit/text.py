@@ -8,6 +8,7 @@ cheap and a loaded state reads exactly like the original. Players are always
 
 from __future__ import annotations
 
+from card_envs.core.choices import plural
 from card_envs.core.colors import paint
 from card_envs.core.game import CardGame
 from card_envs.games.chipit import encoding as E
@@ -31,11 +32,6 @@ the others rank by cards in hand plus chip points (held and lying out), fewest f
 # ----------------------------------------------------------------- pieces
 def name(seat: int) -> str:
     return CardGame.player_name(seat)
-
-
-def plural(count: int, word: str, words: str | None = None) -> str:
-    """``1 card``, ``2 cards``; ``words`` for an irregular plural."""
-    return f"{count} {word if count == 1 else words or word + 's'}"
 
 
 def ordinal(rank: int) -> str:

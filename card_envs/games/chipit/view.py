@@ -6,6 +6,7 @@ and follow a grey "out" card in their seat's row, with the chips on them (``G9``
 
 from __future__ import annotations
 
+from card_envs.core.choices import plural
 from card_envs.core.view import Card, TableView, Zone
 from card_envs.games.chipit import text
 from card_envs.games.chipit.arith import card_cost
@@ -39,7 +40,7 @@ def _to_beat(table: Table) -> Zone:
     last = table.last
     if last is None:
         return Zone("to beat", [], f"{'nothing' if table.ranks is not None else 'a new lead'} | {supply}")
-    note = f"{text.plural(last.count, 'card')} at {last.value} | {supply}"
+    note = f"{plural(last.count, 'card')} at {last.value} | {supply}"
     return Zone(f"to beat: {text.name(last.seat)}", _shown(table.display[last.seat]), note)
 
 
@@ -70,7 +71,7 @@ def _note(table: Table, p: int) -> str:
     if table.is_finished[p]:
         parts = [f"finished {text.ordinal(table.finished.index(p) + 1)}"]
     else:
-        parts = [text.plural(table.hand_sizes[p], "card"), text.plural(table.held[p], "chip")]
+        parts = [plural(table.hand_sizes[p], "card"), plural(table.held[p], "chip")]
         if table.ranks is not None:  # the text's "Final ranks" line, on each seat
             parts.insert(0, text.ordinal(table.ranks[p]))
     out = table.display[p]

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from card_envs.core.choices import Choice, ChoiceGroup
+from card_envs.core.choices import Choice, ChoiceGroup, plural
 from card_envs.core.game import CardGame
 from card_envs.games.tock.encoding import DRAW, KNOCK, OWN_PILE, PASS
 from card_envs.games.tock.state import Table
@@ -39,7 +39,7 @@ def move_choices(game: TockGame) -> list[ChoiceGroup]:
     groups = [ChoiceGroup("by the rules", follow)]
     if breaks:
         cost = penalty(table, table.turn)
-        price = f"if anyone knocks, you take {cost} penalty card{'s' if cost != 1 else ''} and your turn ends"
+        price = f"if anyone knocks, you take {plural(cost, 'penalty card')} and your turn ends"
         broken = tuple(
             Choice(
                 game.describe_action(a), a, note=f"rule break {WHY.get(a, TO_OPPONENT)}: {price}", warn=True
@@ -64,12 +64,11 @@ def _knock_window(table: Table) -> ChoiceGroup:
     title = f"{mover}'s move {'broke a rule' if window.rule_break else 'followed the rules'}"
     if window.rule_break:
         cost = penalty(table, move.player)
-        knock = Choice(
-            "knock (TOCK!)", KNOCK, note=f"a correct knock: {mover} takes {cost} cards, its turn ends"
-        )
+        taken = f"a correct knock: {mover} takes {plural(cost, 'card')}, its turn ends"
+        knock = Choice("knock (TOCK!)", KNOCK, note=taken)
         let_go = Choice("pass (no knock)", PASS, note="the rule break goes unpunished unless another knocks")
         return ChoiceGroup(title, (knock, let_go))
     cost = penalty(table, window.deciders[0])
     let_go = Choice("pass (no knock)", PASS)
-    knock = Choice("knock (TOCK!)", KNOCK, note=f"a false knock: you take {cost} cards", warn=True)
+    knock = Choice("knock (TOCK!)", KNOCK, note=f"a false knock: you take {plural(cost, 'card')}", warn=True)
     return ChoiceGroup(title, (let_go, knock))

@@ -8,6 +8,7 @@ segments ``(text, colour)`` so the same words come out plain or in colour.
 
 from __future__ import annotations
 
+from card_envs.core.choices import plural
 from card_envs.core.colors import paint
 from card_envs.core.game import CardGame
 from card_envs.games.tock.cards import MAX_ROWS, ROW_END
@@ -184,7 +185,7 @@ def _penalty(table: Table) -> str:
     if not penalty:
         return "no penalty cards (the other open piles are empty)"
     cards = ", ".join(f"{card} from {name(giver)}" for giver, card in penalty)
-    return f"{len(penalty)} penalty card{'s' if len(penalty) > 1 else ''} ({cards})"
+    return f"{plural(len(penalty), 'penalty card')} ({cards})"
 
 
 def _pass(table: Table, player: int) -> str:

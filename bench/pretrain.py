@@ -96,6 +96,12 @@ default knobs in every other seat, beside a rule-based player in the same seats,
 players against the gauntlet ([gauntlet.md](gauntlet.md)). Mean rank reward (rank r of N gets
 1 - 2(r-1)/(N-1); 0 is the equal share) with 95% intervals.
 
+The reward shaping of Tock's and Chip It's recipes was corrected on 2026-12-05 (its potential
+now returns to 0 at the end; [learning.md](learning.md), "The shaping paid for cards, not
+ranks"). Of the agents below, 4-player Tock was trained after the fix; Tock at 2, 3, 5 and 6
+players and Chip It at every table were trained before it, so their commands now train
+somewhat different agents (UNO's recipe has no shaping).
+
 """
 
 

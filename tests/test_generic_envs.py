@@ -317,25 +317,32 @@ def _lead(env) -> float:
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_reward_shaping_pays_the_lead_gained_and_keeps_the_true_rank_reward(game):
-    """Shaping changes rewards only: same game, and the true rank reward is in info at the end."""
+@pytest.mark.parametrize("discount", [1.0, 0.97])
+def test_reward_shaping_moves_credit_but_adds_nothing_to_a_game(game, discount):
+    """Same game, the true rank reward in info at the end, and the shaped rewards, discounted
+    with the learner's discount, sum to the rank reward less the lead after the deal: the
+    potential returns to 0 at the end, so no play earns more shaping than another."""
     plain = make_env(game, opponents="random")
-    shaped = make_env(game, opponents="random", reward_shaping=0.5)
+    shaped = make_env(game, opponents="random", reward_shaping=0.5, shaping_discount=discount)
     rng = np.random.default_rng(0)
     for env in (plain, shaped):
         env.reset(seed=5)
-    start_lead, totals = _lead(shaped), [0.0, 0.0]
+    start_lead, returns, weight, shaped_any = _lead(shaped), [0.0, 0.0], 1.0, False
     while True:
         action = int(rng.choice(np.flatnonzero(plain.action_masks())))
         results = [env.step(action) for env in (plain, shaped)]
         assert results[0][0].tobytes() == results[1][0].tobytes()
-        totals = [t + r[1] for t, r in zip(totals, results, strict=True)]
+        returns = [g + weight * r[1] for g, r in zip(returns, results, strict=True)]
+        shaped_any = shaped_any or results[1][1] != results[0][1]
+        weight *= discount
         if results[0][2] or results[0][3]:
             break
     assert results[1][4]["rank_reward"] == results[0][4]["rank_reward"] == results[0][1]
-    assert totals[1] - totals[0] == pytest.approx(0.5 * (_lead(shaped) - start_lead))
-    with pytest.raises(ValueError, match="reward_shaping"):
-        make_env(game, reward_shaping=-1)
+    assert shaped_any and _lead(shaped) != 0
+    assert returns[1] - returns[0] == pytest.approx(-0.5 * start_lead, abs=1e-9)
+    for bad in ({"reward_shaping": -1}, {"shaping_discount": 1.5}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            make_env(game, **bad)
 
 
 @pytest.mark.parametrize("game", GAMES)

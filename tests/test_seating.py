@@ -191,7 +191,7 @@ def test_the_leads_of_a_game_in_play_sum_to_zero(game):
             break
 
 
-def test_the_shaped_rewards_of_an_episode_add_up_to_the_lead_gained():
+def test_the_shaped_rewards_of_an_episode_add_up_to_minus_the_lead_after_the_deal():
     env = CardGameEnv("uno", 3, reward_shaping=2.0, learner_seat=1)
     env.reset(seed=4)
     start = env._progress_lead()
@@ -202,4 +202,20 @@ def test_the_shaped_rewards_of_an_episode_add_up_to_the_lead_gained():
         total += reward
         done = terminated or truncated
     lead = progress_lead([env.game.progress(seat) for seat in range(3)], 1)
-    assert total - info["rank_reward"] == pytest.approx(2.0 * (lead - start))
+    assert lead != 0  # what the shaping paid before the end was the lead's change
+    assert total - info["rank_reward"] == pytest.approx(-2.0 * start)
+
+
+def test_a_forfeit_returns_the_potential_to_zero_too():
+    env = CardGameEnv("tock", 4, reward_shaping=1.0, learner_seat=0, illegal_action="lose")
+    env.reset(seed=3)
+    rng = np.random.default_rng(2)
+    total = 0.0
+    for _ in range(40):
+        _, reward, *_ = env.step(int(rng.choice(np.flatnonzero(env.action_masks()))))
+        total += reward
+    lead = env._lead
+    assert lead != 0
+    illegal = int(np.flatnonzero(env.action_masks() == 0)[0])
+    _, reward, terminated, _, _ = env.step(illegal)
+    assert terminated and reward == pytest.approx(-1.0 - lead)

@@ -13,7 +13,7 @@ all seat one learner and let policies play the other seats. What they share is h
   :data:`MAX_REDEALS` times (:func:`redeal`);
 * the shaping potential: the learner's progress minus the mean of the others'
   (:func:`progress_lead`, for one game or a batch), whose change after each learner step
-  is the shaped reward;
+  is the shaped reward (:func:`shaping_reward`; the potential is 0 at the end);
 * who plays each seat, for game records (:meth:`Seating.names`).
 """
 
@@ -95,6 +95,21 @@ def progress_lead(progress: Sequence[Any], learner: Any) -> Any:
         mine = mine + value * (learner == seat)
         others = others + value * (learner != seat)
     return mine - others / (len(progress) - 1)
+
+
+def shaping_reward(weight: float, discount: float, potential: Any, next_potential: Any) -> Any:
+    """The dense reward of one learner step, ``weight * (discount * next_potential - potential)``,
+    where the potential is the lead (:func:`progress_lead`), and 0 once the game has ended.
+
+    With the potential back at 0 at the end, the shaping of a game sums (discounted with
+    ``discount``, the learner's own discount factor) to ``-weight`` times the lead right after
+    the deal, which no choice of the learner changes: it moves credit to the moves that earn
+    it but adds nothing to what a game is worth, so the learner still maximizes its rank
+    reward (Ng, Harada & Russell 1999). Without the end's term it would also pay the lead left
+    at the end: in Tock, where the last player holds tens of cards, a hundred times the rank
+    reward. Floats, or arrays over a batch's games.
+    """
+    return weight * (discount * next_potential - potential)
 
 
 def redeal(deal: Callable[[], bool], failure: str = "the learner got no decision") -> None:

@@ -23,7 +23,7 @@ from card_envs.envs.common import (
     check_seat,
     render_game,
 )
-from card_envs.envs.seating import Seating, progress_lead, redeal
+from card_envs.envs.seating import Seating, progress_lead, redeal, shaping_reward
 
 
 def with_mask(observation: np.ndarray, action_mask: np.ndarray) -> np.ndarray:
@@ -73,10 +73,16 @@ class CardGameEnv(gymnasium.Env):
         max_steps: step cap of the whole game (all seats' actions).
         reward_shaping: weight ``w`` of a dense reward from the game's progress
             measure (:meth:`CardGame.progress`, e.g. cards shed): after each of
-            the learner's steps it gets ``w * (lead' - lead)``, where ``lead``
-            is its progress minus the mean of the others'. The sum over a game
-            is ``w`` times the lead gained (a potential-based, zero-sum signal);
-            0 (default) pays the rank reward alone.
+            the learner's steps it gets ``w * (shaping_discount * lead' - lead)``,
+            where ``lead`` is its progress minus the mean of the others', and
+            ``lead'`` is 0 once the game has ended. So the shaping of a game sums
+            to a constant (minus ``w`` times the lead after the deal): a
+            potential-based, zero-sum signal that moves credit to the moves that
+            earn it and leaves the rank reward the only thing a game is worth
+            (:func:`~card_envs.envs.seating.shaping_reward`). 0 (default) pays
+            the rank reward alone.
+        shaping_discount: the learner's discount factor (PPO's ``gamma``), so
+            that the discounted shaping sums to that constant too (default 1).
         mask_in_observation: append the legal-action mask to the observation
             vector (0/1 floats after the game's fields): MaskablePPO masks the
             policy's output but never shows the network which moves are legal.
@@ -101,6 +107,7 @@ class CardGameEnv(gymnasium.Env):
         illegal_action: str = "raise",
         max_steps: int | None = None,
         reward_shaping: float = 0.0,
+        shaping_discount: float = 1.0,
         mask_in_observation: bool = False,
         render_mode: str | None = None,
         record_dir: str | Path | None = None,
@@ -115,6 +122,7 @@ class CardGameEnv(gymnasium.Env):
         self.render_mode = check_render_mode(render_mode)
         self.max_steps = check_max_steps(max_steps, self.game)
         self.reward_shaping = check_float("reward_shaping", reward_shaping, 0.0, 100.0)
+        self.shaping_discount = check_float("shaping_discount", shaping_discount, 0.0, 1.0)
         self._lead = 0.0
         self.mask_in_observation = check_bool("mask_in_observation", mask_in_observation)
         self.observation_space = observation_box(self.game, self.mask_in_observation)
@@ -155,7 +163,8 @@ class CardGameEnv(gymnasium.Env):
                     "rank": self.game.num_players,
                     "rank_reward": -1.0,
                 }
-                return self._observation(), -1.0, True, False, info
+                reward = -1.0 + shaping_reward(self.reward_shaping, self.shaping_discount, self._lead, 0.0)
+                return self._observation(), reward, True, False, info
             action = int(self.np_random.choice(self.game.legal_actions()))
         self.game.step(action)
         self.num_steps += 1
@@ -164,8 +173,8 @@ class CardGameEnv(gymnasium.Env):
         truncated = not terminated and self.num_steps >= self.max_steps
         reward = 0.0
         if self.reward_shaping:
-            lead = self._progress_lead()
-            reward += self.reward_shaping * (lead - self._lead)
+            lead = 0.0 if terminated or truncated else self._progress_lead()
+            reward += shaping_reward(self.reward_shaping, self.shaping_discount, self._lead, lead)
             self._lead = lead
         info = self._info()
         info["illegal_action"] = int(illegal)

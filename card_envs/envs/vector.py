@@ -26,7 +26,7 @@ from card_envs.core.checks import check_bool, check_float, check_int
 from card_envs.core.game import SEED_BOUND
 from card_envs.core.policy import Policy
 from card_envs.core.registry import GameRef
-from card_envs.envs.seating import Seating, progress_lead, redeal
+from card_envs.envs.seating import Seating, progress_lead, redeal, shaping_reward
 from card_envs.envs.single import observation_box
 
 try:  # gymnasium >= 1.1 names the autoreset modes (RLlib pins 1.2)
@@ -79,6 +79,7 @@ class BatchedCardGameEnv(gymnasium.vector.VectorEnv):
         learner_seat: a seat, or ``"random"`` to draw it at each deal.
         max_steps: step cap per game (all seats' actions).
         reward_shaping: weight of the dense, zero-sum progress reward (as in CardGameEnv).
+        shaping_discount: the learner's discount factor, for the shaping (as in CardGameEnv).
         mask_in_observation: append the legal-action mask to the observation.
         **rules: the game's variant keywords.
     """
@@ -94,6 +95,7 @@ class BatchedCardGameEnv(gymnasium.vector.VectorEnv):
         learner_seat: int | str = "random",
         max_steps: int | None = None,
         reward_shaping: float = 0.0,
+        shaping_discount: float = 1.0,
         mask_in_observation: bool = False,
         **rules: Any,
     ) -> None:
@@ -102,6 +104,7 @@ class BatchedCardGameEnv(gymnasium.vector.VectorEnv):
         self.num_envs = num_envs
         self.seating = self._seating(learner_seat, opponents)
         self.reward_shaping = check_float("reward_shaping", reward_shaping, 0.0, 100.0)
+        self.shaping_discount = check_float("shaping_discount", shaping_discount, 0.0, 1.0)
         self.mask_in_observation = check_bool("mask_in_observation", mask_in_observation)
         self.single_observation_space = observation_box(self.batch.reference, self.mask_in_observation)
         self.single_action_space = spaces.Discrete(self.batch.num_actions)
@@ -147,9 +150,9 @@ class BatchedCardGameEnv(gymnasium.vector.VectorEnv):
         ends.note(self.batch.all_rows, self.batch.step(np.asarray(actions), reset_ended=False))
         self._play_opponents(self.batch.all_rows[~ends.ended], ends)
         rewards = np.zeros(self.num_envs)
-        if self.reward_shaping:
-            lead = self._progress_lead()
-            rewards += self.reward_shaping * (lead - self._lead)
+        if self.reward_shaping:  # the potential is 0 in a game that has ended
+            lead = np.where(ends.ended, 0.0, self._progress_lead())
+            rewards += shaping_reward(self.reward_shaping, self.shaping_discount, self._lead, lead)
             self._lead = lead
         rank = np.zeros(self.num_envs, np.int64)
         rank_reward = np.zeros(self.num_envs)

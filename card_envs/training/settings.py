@@ -465,6 +465,7 @@ class TrainSettings:
             "game": self.table.spec,
             "num_players": self.num_players,
             "reward_shaping": learner.reward_shaping,
+            "shaping_discount": self.ppo_settings()["gamma"],
             "mask_in_observation": learner.mask_in_observation,
             **self.table.rules,
         }

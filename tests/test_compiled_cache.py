@@ -36,7 +36,8 @@ COMPILED_MODULES = sorted(
 
 
 def test_the_compiled_modules_are_found():
-    assert len(COMPILED_MODULES) == 7  # three games' kernels, three rule agents' twins, Chip It's arith
+    # three games' kernels, three rule agents' twins, Chip It's heuristic player's twin and arith
+    assert len(COMPILED_MODULES) == 8
 
 
 KERNEL = """
@@ -143,8 +144,9 @@ def test_every_cached_kernel_is_stamped_with_the_modules_it_reads(name):
         str(Path(f).relative_to(ROOT / "card_envs")) for f in compiled_dependencies(module.__file__)
     }
     assert f"games/{game}/encoding.py" in dependencies  # the action and observation numbering
-    if name.startswith("card_envs.agents."):  # a twin reads its rule agent's knobs, e.g. tock's TARGETS
-        assert f"agents/{game}/rules.py" in dependencies
+    if name.startswith("card_envs.agents."):  # a twin reads its agent's knobs or weights, e.g. tock's TARGETS
+        agent = "heuristic.py" if name.endswith("heuristic_compiled") else "rules.py"
+        assert f"agents/{game}/{agent}" in dependencies
     kernels = [v for v in vars(module).values() if isinstance(v, Dispatcher) and v.py_func.__module__ == name]
     assert kernels, f"{name} defines no compiled function"
     for kernel in kernels:

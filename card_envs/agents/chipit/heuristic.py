@@ -19,8 +19,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from card_envs.agents.base import RuleAgent
 from card_envs.core.checks import check_int
-from card_envs.core.policy import Policy
 from card_envs.games.chipit.arith import chip_cost
 from card_envs.games.chipit.cards import FACE, IMPOSSIBLE, IS_PURPLE, MAX_GREEN_VALUE, NUM_TYPES
 from card_envs.games.chipit.encoding import (
@@ -65,8 +65,11 @@ RETURN_WEIGHT = 1.0
 HORIZON = 5
 
 
-class ChipItHeuristicAgent(Policy):
-    """A strong, deterministic Chip It player (see the module docstring); no knobs."""
+class ChipItHeuristicAgent(RuleAgent):
+    """A strong, deterministic Chip It player (see the module docstring); no knobs. Its
+    compiled twin plays it in batches (:mod:`.heuristic_compiled`)."""
+
+    compiled = "card_envs.agents.chipit.heuristic_compiled:ChipItBatchedHeuristicAgent"
 
     def __init__(self, num_players: int = ChipItGame.default_players) -> None:
         self.num_players = check_int(

@@ -6,8 +6,8 @@
 
 Per table: train with the game's recipe (``--recipe full`` at 4 players, the benchmark's; at
 other tables ``quick`` with at most --minutes of wall time, imitation included); at 4 players,
-a game of LEAGUE_STAGES then trains on from that run in a league that holds the players it
-loses to (``--opponents league``, into ``GAME-4p-league``); then judge
+a game of FOLLOW_STAGES then trains on from that run in further stages against the players it
+loses to (Chip It: a league, then heuristic players; into ``GAME-4p-NAME``); then judge
 the agent playing its most probable move: --games games against N-1 rule-based players at their
 default knobs, seats rotated (duplicate deals where they narrow the interval), beside a
 rule-based player in the same seats and deals; at 4 players also the gauntlet
@@ -16,7 +16,7 @@ rule-based player in the same seats and deals; at 4 players also the gauntlet
 rule-based players lies above 0. Shipping writes GAME-Np.npz and GAME-Np.json into the package
 (card_envs.training.export), and docs/pretrained.md is rewritten from every card there. With
 --reuse, a stage whose run directory holds a finished run of the same train.py command
-(``pretrain_stage.json``) is kept, so the league stage can be rebuilt without its first stage.
+(``pretrain_stage.json``) is kept, so a later stage can be rebuilt without the ones before it.
 """
 
 from __future__ import annotations
@@ -53,15 +53,28 @@ TABLES = (
 DUPLICATE = ("uno", "chipit")
 #: the table at which a recipe's full scale is used and an agent always ships
 MAIN_PLAYERS = 4
-#: games whose 4-player agent trains on from the recipe's run in a league with the heuristic
-#: player in its pool, the hardest entries drawn most (docs/learning.md, "A steeper league":
-#: in Chip It it beat the recipe's agent head to head, both seats' intervals above 0)
-LEAGUE_STAGES: dict[str, dict[str, Any]] = {
-    "chipit": {
-        "opponents": ["league"], "league_others": ("heuristic",), "league_exponent": 6.0,
-        "league_floor": 0.001, "timesteps": 860_160,
-    },
+#: games whose 4-player agent trains on from the recipe's run in further stages, each from the run
+#: before it (into GAME-4p-NAME; ``seed_offset`` is added to --seed). Chip It: a league with the
+#: heuristic player in its pool, the hardest entries drawn most (docs/learning.md, "A steeper
+#: league": it beat the recipe's agent head to head), then 5M steps against three heuristic
+#: players, in two runs as they were found ("Against the heuristic player at full speed": the
+#: gauntlet's every line-up beaten, the league's agent beaten head to head)
+FOLLOW_STAGES: dict[str, tuple[dict[str, Any], ...]] = {
+    "chipit": (
+        {"name": "league", "opponents": ["league"], "league_others": ("heuristic",),
+         "league_exponent": 6.0, "league_floor": 0.001, "timesteps": 860_160, "seed_offset": 0},
+        {"name": "heuristic", "opponents": ["heuristic"], "timesteps": 2_500_000, "seed_offset": 3},
+        {"name": "heuristic2", "opponents": ["heuristic"], "timesteps": 2_500_000, "seed_offset": 4},
+    ),
 }  # fmt: skip
+#: the train.py option of each stage setting (lists comma-separated; --timesteps after --init-from)
+STAGE_FLAGS = {
+    "opponents": "--opponents",
+    "league_others": "--league-others",
+    "league_exponent": "--league-exponent",
+    "league_floor": "--league-floor",
+    "timesteps": "--timesteps",
+}
 #: what --reuse reads in a run directory: the train.py command that trained it, and its time
 STAGE_FILE = "pretrain_stage.json"
 
@@ -90,16 +103,18 @@ it trains with the game's recipe (`--recipe full` at 4 players; at other tables 
 at most 15 minutes of wall time, and the agent ships there only if it beats the rule-based
 players with its interval above 0). Chip It's 4-player agent then trains on from that run in
 a league whose pool holds the heuristic player and draws the entries it does worst against
-most often ([learning.md](learning.md), "A steeper league"); its card adds the head to head
-against the agent it started from. Each agent is judged against rule-based players at their
+most often ([learning.md](learning.md), "A steeper league"), then against three heuristic
+players ("Against the heuristic player at full speed"); its card adds the head to head
+against the recipe's agent it started from. Each agent is judged against rule-based players at their
 default knobs in every other seat, beside a rule-based player in the same seats, and at 4
 players against the gauntlet ([gauntlet.md](gauntlet.md)). Mean rank reward (rank r of N gets
 1 - 2(r-1)/(N-1); 0 is the equal share) with 95% intervals.
 
 The reward shaping of Tock's and Chip It's recipes was corrected on 2026-12-05 (its potential
 now returns to 0 at the end; [learning.md](learning.md), "The shaping paid for cards, not
-ranks"). Of the agents below, 4-player Tock was trained after the fix; Tock at 2, 3, 5 and 6
-players and Chip It at every table were trained before it, so their commands now train
+ranks"). Of the agents below, 4-player Tock and the two last stages of 4-player Chip It were
+trained after the fix; Tock at 2, 3, 5 and 6 players, Chip It at the other tables and the
+first two stages of 4-player Chip It were trained before it, so their commands now train
 somewhat different agents (UNO's recipe has no shaping).
 
 """
@@ -136,23 +151,34 @@ def training_settings(game: str, n: int, args: argparse.Namespace) -> tuple[Trai
     return TrainSettings.from_options(**options), command
 
 
-def league_settings(game: str, first_run: Path, args: argparse.Namespace) -> tuple[TrainSettings, str]:
-    """The league stage's settings, continuing ``first_run``, and its train.py line."""
-    stage = LEAGUE_STAGES[game]
+def stage_settings(
+    game: str, stage: dict[str, Any], before: Path, args: argparse.Namespace
+) -> tuple[TrainSettings, str]:
+    """A further stage's settings, continuing the run ``before``, and its train.py line."""
+    given = {key: value for key, value in stage.items() if key in STAGE_FLAGS}
+    seed = args.seed + stage["seed_offset"]
     options: dict[str, Any] = {
-        "game": game, "num_players": MAIN_PLAYERS, "recipe": "full", "seed": args.seed,
-        "init_from": str(first_run), **stage,
+        "game": game, "num_players": MAIN_PLAYERS, "recipe": "full", "seed": seed,
+        "init_from": str(before), **given,
     }  # fmt: skip
+    flags = " ".join(
+        f"{STAGE_FLAGS[key]} {flag_value(value)}" for key, value in given.items() if key != "timesteps"
+    )
     command = (
-        f"python train.py --game {game} --players {MAIN_PLAYERS} --opponents league"
-        f" --league-others {','.join(stage['league_others'])} --league-exponent {stage['league_exponent']:g}"
-        f" --league-floor {stage['league_floor']:g} --init-from {display(first_run)}"
-        f" --timesteps {stage['timesteps']} --seed {args.seed}"
+        f"python train.py --game {game} --players {MAIN_PLAYERS} {flags}"
+        f" --init-from {display(before)} --timesteps {stage['timesteps']} --seed {seed}"
     )
     if args.quick:
         options.update(timesteps=2048, envs=4, ppo={"n_steps": 256}, league_rule_players=1)
         command += " (--quick: shortened)"
     return TrainSettings.from_options(**options), command
+
+
+def flag_value(value: Any) -> str:
+    """A setting as train.py takes it: lists comma-separated, floats short."""
+    if isinstance(value, list | tuple):
+        return ",".join(map(str, value))
+    return f"{value:g}" if isinstance(value, float) else str(value)
 
 
 def display(path: Path) -> str:
@@ -213,7 +239,7 @@ def judge(game: str, n: int, run: Path, args: argparse.Namespace) -> dict[str, A
 
 def head_to_head(game: str, run: Path, first_run: Path, args: argparse.Namespace) -> dict[str, Any]:
     """``run``'s agent against ``first_run``'s at 4 players, two seats each, each judged over its
-    seats per game (``pool_copies``): issue 25's measure of what the league stage added."""
+    seats per game (``pool_copies``): issue 25's measure of what the further stages added."""
     agent, before = f"greedy:{run}", f"greedy:{first_run}"
     played = tournament(
         game, [agent, before, agent, before], args.games, seed=args.seed + 3, workers=args.workers,
@@ -230,15 +256,15 @@ def rebuild(game: str, n: int, args: argparse.Namespace) -> None:
     print(f"{file_stem(game, n)}: {command}", flush=True)
     seconds = train_stage(settings, command, run, args.reuse)
     commands, steps = [command], settings.run.timesteps
-    if n == MAIN_PLAYERS and game in LEAGUE_STAGES:
-        settings, command = league_settings(game, run, args)
-        run = args.runs / f"{file_stem(game, n)}-league"
+    for stage in FOLLOW_STAGES.get(game, ()) if n == MAIN_PLAYERS else ():
+        settings, command = stage_settings(game, stage, run, args)
+        run = args.runs / f"{file_stem(game, n)}-{stage['name']}"
         print(f"  then: {command}", flush=True)
         seconds += train_stage(settings, command, run, args.reuse)
         commands.append(command)
         steps += settings.run.timesteps
     results = judge(game, n, run, args)
-    if len(commands) > 1:  # the league stage's agent against the recipe's, two seats each
+    if len(commands) > 1:  # the last stage's agent against the recipe's, two seats each
         results["head_to_head"] = head_to_head(game, run, args.runs / file_stem(game, n), args)
     beats = results["agent"]["low"] > 0
     if n != MAIN_PLAYERS and not beats:

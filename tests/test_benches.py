@@ -55,12 +55,13 @@ def test_the_search_bench_writes_its_strength_table_into_its_section(tmp_path: P
 
 
 def test_the_pretrain_bench_ships_a_4_player_agent_with_its_card(tmp_path: Path) -> None:
-    """Chip It's 4-player agent: the recipe's run, then its league stage (LEAGUE_STAGES)."""
+    """Chip It's 4-player agent: the recipe's run, then its further stages (FOLLOW_STAGES)."""
     out = run_bench("bench/pretrain.py", "--quick", "--tables", "chipit-4p", "--workers", "1")
     doc = Path(re.findall(r"wrote (\S+pretrained\.md)", out)[-1])
     card = json.loads((doc.parent / "agents" / "chipit-4p.json").read_text())
-    assert card["results"]["gauntlet"] and len(card["training"]["commands"]) == 2
-    assert "--opponents league" in card["training"]["commands"][1]
+    commands = card["training"]["commands"]
+    assert card["results"]["gauntlet"] and len(commands) == 4
+    assert "--opponents league" in commands[1] and "--opponents heuristic" in commands[3]
     page = doc.read_text()
     assert "## 4-player chipit: `pretrained` (`chipit-4p`)" in page and "`, then `python train.py" in page
     assert card["results"]["head_to_head"]["agent"]["games"] > 0 and "**Head to head** against" in page

@@ -256,7 +256,8 @@ def rebuild(game: str, n: int, args: argparse.Namespace) -> None:
     print(f"{file_stem(game, n)}: {command}", flush=True)
     seconds = train_stage(settings, command, run, args.reuse)
     commands, steps = [command], settings.run.timesteps
-    for stage in FOLLOW_STAGES.get(game, ()) if n == MAIN_PLAYERS else ():
+    stages = FOLLOW_STAGES.get(game, ()) if n == MAIN_PLAYERS else ()
+    for stage in stages:
         settings, command = stage_settings(game, stage, run, args)
         run = args.runs / f"{file_stem(game, n)}-{stage['name']}"
         print(f"  then: {command}", flush=True)

@@ -16,7 +16,7 @@ from numba import typed
 from card_envs.agents.registry import heuristic_class, rule_agent_spec
 from card_envs.agents.specs import rule_agent_class
 from card_envs.batched.policy import BatchedRandomAgent, LoopedPolicy, batched_policy
-from card_envs.core.policy import RandomAgent
+from card_envs.core.policy import Policy, RandomAgent
 from card_envs.core.registry import game_spec, game_specs
 
 GAMES = [name for name in game_specs() if getattr(rule_agent_class(name), "compiled", None)]
@@ -34,9 +34,13 @@ def knob_settings(name: str) -> list[dict]:
     return [{}, dict(spec.random_knobs), *map(dict, spec.knob_mix), *MORE_KNOBS.get(name, [])]
 
 
-def sample_states(name: str, n: int, count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Observations and masks of the deciding seat in ``count`` states of random play."""
+def sample_states(
+    name: str, n: int, count: int, seed: int, player: Policy | None = None
+) -> tuple[np.ndarray, np.ndarray]:
+    """Observations and masks of the deciding seat in ``count`` states of random play (or of
+    ``player`` in every seat: the plays and endings it reaches, which random play seldom does)."""
     game = game_spec(name).engine_class()(n)
+    player = player or RandomAgent()
     rng = np.random.default_rng(seed)
     game.reset(seed)
     observations, masks = [], []
@@ -45,7 +49,7 @@ def sample_states(name: str, n: int, count: int, seed: int) -> tuple[np.ndarray,
             game.reset(rng)
         observations.append(game.observe(game.current_player))
         masks.append(game.action_mask().copy())
-        game.step(RandomAgent().act(observations[-1], masks[-1], rng))
+        game.step(player.act(observations[-1], masks[-1], rng))
     return np.array(observations), np.array(masks)
 
 
@@ -67,28 +71,11 @@ def test_batched_rule_agent_decides_as_the_reference(name: str, n: int) -> None:
         assert [g.random() for g in gens] == [g.random() for g in twins]  # the same draws were made
 
 
-def heuristic_states(name: str, n: int, count: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Observations and masks of the deciding seat in games of heuristic players (the plays
-    and endings they reach, which random play seldom does)."""
-    game = game_spec(name).engine_class()(n)
-    player = heuristic_class(name)(num_players=n)
-    rng = np.random.default_rng(seed)
-    game.reset(seed)
-    observations, masks = [], []
-    while len(observations) < count:
-        if game.is_over:
-            game.reset(rng)
-        observations.append(game.observe(game.current_player))
-        masks.append(game.action_mask().copy())
-        game.step(player.act(observations[-1], masks[-1], rng))
-    return np.array(observations), np.array(masks)
-
-
 @pytest.mark.parametrize("name", COMPILED_HEURISTICS)
 @pytest.mark.parametrize("n", [pytest.param(n, marks=pytest.mark.slow) if n != 4 else n for n in (2, 4, 6)])
 def test_batched_heuristic_player_decides_as_the_reference(name: str, n: int) -> None:
     random_play = sample_states(name, n, 800, seed=n)
-    own_play = heuristic_states(name, n, 800, seed=n)
+    own_play = sample_states(name, n, 800, seed=n, player=heuristic_class(name)(num_players=n))
     observations, masks = (np.concatenate(pair) for pair in zip(random_play, own_play, strict=True))
     reference = heuristic_class(name)(num_players=n)
     batched = batched_policy(reference)

@@ -56,8 +56,8 @@ MAIN_PLAYERS = 4
 #: games whose 4-player agent trains on from the recipe's run in further stages, each from the run
 #: before it (into GAME-4p-NAME; ``seed_offset`` is added to --seed). Chip It: a league with the
 #: heuristic player in its pool, the hardest entries drawn most (docs/learning.md, "A steeper
-#: league": it beat the recipe's agent head to head), then 5M steps against three heuristic
-#: players, in two runs as they were found ("Against the heuristic player at full speed": the
+#: league": it beat the recipe's agent head to head), then 7.5M steps against three heuristic
+#: players, in three runs as they were found ("Against the heuristic player at full speed": the
 #: gauntlet's every line-up beaten, the league's agent beaten head to head)
 FOLLOW_STAGES: dict[str, tuple[dict[str, Any], ...]] = {
     "chipit": (
@@ -65,6 +65,7 @@ FOLLOW_STAGES: dict[str, tuple[dict[str, Any], ...]] = {
          "league_exponent": 6.0, "league_floor": 0.001, "timesteps": 860_160, "seed_offset": 0},
         {"name": "heuristic", "opponents": ["heuristic"], "timesteps": 2_500_000, "seed_offset": 3},
         {"name": "heuristic2", "opponents": ["heuristic"], "timesteps": 2_500_000, "seed_offset": 4},
+        {"name": "heuristic3", "opponents": ["heuristic"], "timesteps": 2_500_000, "seed_offset": 5},
     ),
 }  # fmt: skip
 #: the train.py option of each stage setting (lists comma-separated; --timesteps after --init-from)
@@ -112,7 +113,7 @@ players against the gauntlet ([gauntlet.md](gauntlet.md)). Mean rank reward (ran
 
 The reward shaping of Tock's and Chip It's recipes was corrected on 2026-12-05 (its potential
 now returns to 0 at the end; [learning.md](learning.md), "The shaping paid for cards, not
-ranks"). Of the agents below, Tock at 2 and 4 players and the two last stages of 4-player
+ranks"). Of the agents below, Tock at 2 and 4 players and the three last stages of 4-player
 Chip It were trained after the fix; Chip It at the other tables and the first two stages of
 4-player Chip It were trained before it, so their commands now train somewhat different
 agents (UNO's recipe has no shaping). Tock at 3, 5 and 6 players stays with the agents

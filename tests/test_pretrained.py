@@ -147,7 +147,7 @@ def test_each_further_stage_continues_the_run_before_and_its_command_trains_the_
     args = type("Args", (), {"seed": 3, "quick": False})()
     before = tmp_path / "chipit-4p"
     stages = bench.FOLLOW_STAGES["chipit"]
-    assert [stage["opponents"] for stage in stages] == [["league"], ["heuristic"], ["heuristic"]]
+    assert [stage["opponents"] for stage in stages] == [["league"], *[["heuristic"]] * 3]
     for stage in stages:
         settings, command = bench.stage_settings("chipit", stage, before, args)
         assert settings.run.init_from == str(before) and settings.teacher() == ""

@@ -40,6 +40,10 @@ class ObservationLayout:
     def new(self) -> np.ndarray:
         return np.zeros(self.size, dtype=np.float32)
 
+    def starts(self, names: tuple[str, ...]) -> np.ndarray:
+        """Where each named field begins (int64): what a compiled player reads the vector with."""
+        return np.array([self.slices[name].start for name in names], dtype=np.int64)
+
     def view(self, vector: np.ndarray) -> dict[str, np.ndarray]:
         """The fields of ``vector`` by name (views, not copies)."""
         return {name: vector[s] for name, s in self.slices.items()}

@@ -44,6 +44,26 @@ FIELDS = (
 
 
 @njit(cache=True)
+def read_phase(obs, start):
+    """The phase of a Chip It observation whose one-hot ``phase`` begins at ``start`` (argmax:
+    the first of equals)."""
+    phase, top = 0, obs[start]
+    for i in range(1, len(E.PHASES)):
+        if obs[start + i] > top:
+            phase, top = i, obs[start + i]
+    return phase
+
+
+@njit(cache=True)
+def read_hand(obs, start):
+    """The own hand (counts per card type) of a Chip It observation whose ``hand`` begins at ``start``."""
+    hand = np.empty(NUM_TYPES, np.int64)
+    for t in range(NUM_TYPES):
+        hand[t] = int(obs[start + t])
+    return hand
+
+
+@njit(cache=True)
 def _pass(held, return_points):
     most = return_points if return_points < held else held
     return E.PASS + (most if most < E.MAX_RETURN else E.MAX_RETURN)
@@ -159,13 +179,8 @@ def _act(obs, mask, gen, starts, max_chips, return_points, prefer_sets, mistake_
             break
     if mistake_rate != 0.0 and gen.random() < mistake_rate:
         return random_legal(mask, gen)  # the reference's legal[rng.integers(legal.size)]
-    phase, top = 0, obs[starts[F_PHASE]]
-    for i in range(1, len(E.PHASES)):  # argmax: the first of equals
-        if obs[starts[F_PHASE] + i] > top:
-            phase, top = i, obs[starts[F_PHASE] + i]
-    hand = np.empty(NUM_TYPES, np.int64)
-    for t in range(NUM_TYPES):
-        hand[t] = int(obs[starts[F_HAND] + t])
+    phase = read_phase(obs, starts[F_PHASE])
+    hand = read_hand(obs, starts[F_HAND])
     if phase == CARDS_PHASE:
         action = _card(obs, mask, hand, starts)
     elif phase == UNITS_PHASE:
@@ -205,8 +220,7 @@ class ChipItBatchedRuleAgent(BatchedTwin):
 
     def __init__(self, agent: ChipItRuleAgent) -> None:
         super().__init__(agent)
-        layout = E.observation_layout(agent.num_players)
-        self._starts = np.array([layout.slices[f].start for f in FIELDS], dtype=np.int64)
+        self._starts = E.observation_layout(agent.num_players).starts(FIELDS)
 
     def act(
         self, observations: np.ndarray, masks: np.ndarray, generators: Any, rows: np.ndarray

@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from card_envs.agents.chipit import heuristic as H
+from card_envs.agents.chipit.compiled import read_hand, read_phase
 from card_envs.batched.policy import BatchedTwin
 from card_envs.core.compiled import key_compiled_cache
 from card_envs.games.chipit import arith
@@ -85,13 +86,8 @@ def _gain(count, chips, value, cards, held, chip_weight):
 
 @njit(cache=True)
 def _act(obs, mask, starts, n):
-    phase, top = 0, obs[starts[F_PHASE]]
-    for i in range(1, len(E.PHASES)):  # argmax: the first of equals
-        if obs[starts[F_PHASE] + i] > top:
-            phase, top = i, obs[starts[F_PHASE] + i]
-    hand = np.empty(NUM_TYPES, np.int64)
-    for t in range(NUM_TYPES):
-        hand[t] = int(obs[starts[F_HAND] + t])
+    phase = read_phase(obs, starts[F_PHASE])
+    hand = read_hand(obs, starts[F_HAND])
     cards = int(hand.sum())
     held = int(obs[starts[F_CHIPS]])
     supply = int(obs[starts[F_SUPPLY]])
@@ -172,8 +168,7 @@ class ChipItBatchedHeuristicAgent(BatchedTwin):
 
     def __init__(self, agent: H.ChipItHeuristicAgent) -> None:
         super().__init__(agent)
-        layout = E.observation_layout(agent.num_players)
-        self._starts = np.array([layout.slices[f].start for f in FIELDS], dtype=np.int64)
+        self._starts = E.observation_layout(agent.num_players).starts(FIELDS)
 
     def act(
         self, observations: np.ndarray, masks: np.ndarray, generators: Any, rows: np.ndarray

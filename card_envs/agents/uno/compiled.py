@@ -91,8 +91,7 @@ class UnoBatchedRuleAgent(BatchedTwin):
     def __init__(self, agent: UnoRuleAgent) -> None:
         super().__init__(agent)
         self._knobs = np.array([agent.forget_call, agent.catch_rate, agent.challenge_rate])
-        layout = E.observation_layout(agent.num_players)
-        self._starts = np.array([layout.slices[f].start for f in ("hand", "hand_sizes", "clockwise")])
+        self._starts = E.observation_layout(agent.num_players).starts(("hand", "hand_sizes", "clockwise"))
 
     def act(
         self, observations: np.ndarray, masks: np.ndarray, generators: Any, rows: np.ndarray

@@ -93,6 +93,34 @@ def test_the_core_install_plays_it_without_torch() -> None:
     subprocess.run([sys.executable, "-c", code], check=True, timeout=120)
 
 
+def test_a_run_started_from_a_shipped_agent_plays_as_it_before_learning(tmp_path: Path) -> None:
+    """``--init-from pretrained``: the shipped actor, loaded into a MaskablePPO policy, gives the
+    shipped agent's move probabilities (learning rate 0, so PPO's steps move nothing)."""
+    pytest.importorskip("sb3_contrib")
+    from card_envs.agents.model import ModelPolicy
+    from card_envs.training.run import train
+    from card_envs.training.settings import TrainSettings
+
+    settings = TrainSettings.from_options(
+        game="uno", num_players=4, teacher="", timesteps=64, envs=1, vectorized=False,
+        ppo={"n_steps": 64, "batch_size": 32, "learning_rate": 0.0}, eval_every=10**6,
+        init_from="pretrained:uno",
+    )  # fmt: skip
+    train(settings, tmp_path / "run", progress=False)
+    shipped, started = make_policy("pretrained", "uno", 4), ModelPolicy(tmp_path / "run", deterministic=True)
+    game = game_class("uno")(4)
+    game.reset(seed=2)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        observation, mask = game.observe(game.current_player), game.action_mask()
+        np.testing.assert_allclose(
+            shipped.probabilities(observation, mask), started.probabilities(observation, mask), atol=1e-5
+        )
+        game.step(shipped.act(observation, mask, rng))
+        if game.is_over:
+            break
+
+
 def test_an_exported_run_plays_as_its_trained_network(tmp_path: Path) -> None:
     """The exporter keeps the actor exactly: the same move probabilities as the SB3 model."""
     pytest.importorskip("sb3_contrib")

@@ -25,7 +25,7 @@ TOOLS: dict[str, Callable[[], argparse.ArgumentParser]] = {
 #: what the checks of options without a type of their own are (text options)
 TEXT_CHECKS: dict[str, tuple[str, str]] = {
     "--teacher": ("a policy spec that can be built at the table, or none", "genius"),
-    "--init-from": ("a trained run of the same game and table", "/nowhere/run"),
+    "--init-from": ("a trained run of the same game and table, or pretrained", "/nowhere/run"),
     "--model": ("a trained run (directory) or saved model (.zip)", "/nowhere/run"),
     "--policy": ("a scripted agent spec", "genius"),
     "--out": ("a folder that can be created and written, checked before any game", "{file}/below"),

@@ -141,7 +141,8 @@ def build_parser() -> argparse.ArgumentParser:
         default="",
         metavar="RUN",
         help="continue from the network of a trained run (directory or .zip), e.g. self-play after"
-        " training against rule-based players; it imitates only a --teacher named with it",
+        " training against rule-based players, or from the shipped agent's actor (pretrained) with a"
+        " new value network; it imitates only a --teacher named with it",
     )
     parser.add_argument(
         "--imitation-steps",

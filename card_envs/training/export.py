@@ -13,10 +13,11 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import torch
 from torch import nn
 
 from card_envs.agents.model import ModelPolicy
-from card_envs.agents.pretrained import file_stem
+from card_envs.agents.pretrained import PretrainedNetwork, file_stem
 from card_envs.agents.runs import run_settings
 
 #: torch activation modules as the shipped loader names them
@@ -39,6 +40,20 @@ def actor_arrays(model: Any) -> tuple[dict[str, np.ndarray], str]:
         arrays[f"weight{i}"] = layer.weight.detach().cpu().numpy().astype(np.float32)
         arrays[f"bias{i}"] = layer.bias.detach().cpu().numpy().astype(np.float32)
     return arrays, activations.pop() if activations else "tanh"
+
+
+def load_actor(model: Any, network: PretrainedNetwork) -> None:
+    """Set an SB3 MaskablePPO policy's actor to a shipped ``network`` (the inverse of
+    :func:`actor_arrays`); its value network is left as it is. The shapes were checked by
+    TrainSettings.check_fits_pretrained; a scale that differs is refused here."""
+    policy = model.policy
+    if not np.allclose(features_scale(policy), network.scale):
+        raise ValueError("the shipped network scales the observation otherwise than this run")
+    hidden = [m for m in policy.mlp_extractor.policy_net if isinstance(m, nn.Linear)]
+    with torch.no_grad():
+        for layer, (weight, bias) in zip([*hidden, policy.action_net], network.layers, strict=True):
+            layer.weight.copy_(torch.as_tensor(weight))
+            layer.bias.copy_(torch.as_tensor(bias))
 
 
 def features_scale(policy: Any) -> np.ndarray:

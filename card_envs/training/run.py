@@ -37,10 +37,13 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 from card_envs.agents.envs import make_batched_env, make_env
 from card_envs.agents.model import model_path
 from card_envs.agents.networks import ScaledObservation
+from card_envs.agents.pretrained import is_pretrained_spec, load_pretrained
 from card_envs.agents.runs import MODEL_FILE, RLLIB_CHECKPOINT_DIR, SETTINGS_FILE, is_finished
 from card_envs.agents.specs import make_policy
 from card_envs.core.checks import check_writable_dir
+from card_envs.core.game import CardGame
 from card_envs.training.callbacks import EvaluationLog, ProgressLines, SelfPlaySnapshots, TimeLimit
+from card_envs.training.export import load_actor
 from card_envs.training.imitation import ImitationResult, collect, imitate
 from card_envs.training.league import LEAGUE
 from card_envs.training.league_play import LeagueSnapshots, LeagueVecEnv, league_vec_env
@@ -169,7 +172,7 @@ def train(
             **ppo,
         )
         if run.init_from:
-            continue_from(model, run.init_from)
+            continue_from(model, run.init_from, settings.table.engine())
         if settings.teacher():
             warm_start(model, settings, env_kwargs, run_dir)
         bar = sys.stdout.isatty() if progress is None else progress
@@ -275,9 +278,14 @@ def imitate_teacher(
     return result
 
 
-def continue_from(model: MaskablePPO, source: str | Path) -> None:
+def continue_from(model: MaskablePPO, source: str | Path, game: CardGame) -> None:
     """Start ``model`` from the network of the run at ``source`` (same game and table,
-    checked by RunSettings.check; the network's layers must match too)."""
+    checked by RunSettings.check; the network's layers must match too), or from the actor of
+    the agent shipped for ``game``'s table where ``source`` is ``pretrained[:GAME]``."""
+    if is_pretrained_spec(str(source)):
+        load_actor(model, load_pretrained(game.name, game.num_players))
+        print(f"continuing from the shipped agent's actor ({source}), with a new value network", flush=True)
+        return
     trained = MaskablePPO.load(model_path(source), device="cpu")
     try:
         model.policy.load_state_dict(trained.policy.state_dict())

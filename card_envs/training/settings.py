@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass, field
 from functools import cached_property
 from typing import Any
 
+from card_envs.agents.pretrained import is_pretrained_spec, load_pretrained
 from card_envs.agents.specs import check_spec, check_trained_run
 from card_envs.core.game import CardGame
 from card_envs.core.registry import game_spec
@@ -260,7 +261,9 @@ class RunSettings:
     checkpoint_every: int = 50_000
     snapshot_every: int = 20_000  # self-play: steps between snapshots sent to the env workers
     #: a trained run (directory or .zip) whose network this run continues from, instead of
-    #: imitating a teacher: a curriculum, e.g. rule-based opponents first, then self-play
+    #: imitating a teacher: a curriculum, e.g. rule-based opponents first, then self-play; or
+    #: ``pretrained`` (``pretrained:GAME``): the actor of the agent shipped for the table, with a
+    #: new value network (the shipped files keep only the actor)
     init_from: str = ""
 
     def check(self, table: TableSettings) -> None:
@@ -273,7 +276,9 @@ class RunSettings:
             check_number("max_minutes", self.max_minutes, 0.0, 10**7, open_low=True)
         if self.vectorized and table.spec.batched is None:
             raise ValueError(f"vectorized training needs a batched engine; {table.game!r} has none")
-        if self.init_from:
+        if is_pretrained_spec(self.init_from):
+            check_spec(self.init_from, table.game, table.num_players, what="init_from")
+        elif self.init_from:
             check_trained_run(self.init_from, table.engine(), what="init_from")
 
 
@@ -412,6 +417,8 @@ class TrainSettings:
         self.learner.check(self.table.game)
         self.ppo.check()
         self.run.check(self.table)
+        if is_pretrained_spec(self.run.init_from):
+            self.check_fits_pretrained()
         if self.run.vectorized and any(spec.partition(":")[0] == "search" for spec in self.opponents):
             raise ValueError(
                 "search opponents decide from the engine, which the batched engine keeps none of:"
@@ -424,6 +431,23 @@ class TrainSettings:
         rollout = self.ppo_settings()["n_steps"] * self.run.envs
         if rollout < 2:
             raise ValueError(f"n_steps x envs must be at least 2 (PPO's rollout), got {rollout}")
+
+    def check_fits_pretrained(self) -> None:
+        """Refuse a run whose actor the shipped agent's network cannot start: other hidden
+        layers, or observations scaled or extended by the mask where the shipped ones were not."""
+        network = load_pretrained(self.table.spec.name, self.num_players)
+        learner = self.learner_env()
+        ours = {
+            "hidden layers": list(self.ppo_settings()["net_arch"]),
+            "activation": "tanh",
+            "mask_in_observation": learner.mask_in_observation,
+            "scale_observations": learner.scale_observations,
+        }
+        if network.shape() != ours:
+            raise ValueError(
+                f"init_from {self.run.init_from!r}: the shipped network is {network.shape()},"
+                f" this run's would be {ours}"
+            )
 
     @property
     def game(self) -> str:

@@ -82,6 +82,15 @@ class PretrainedNetwork:
     def num_actions(self) -> int:
         return int(self.layers[-1][0].shape[0])
 
+    def shape(self) -> dict[str, Any]:
+        """What a MaskablePPO actor must be to take these weights (its settings' names)."""
+        return {
+            "hidden layers": [int(bias.size) for _, bias in self.layers[:-1]],
+            "activation": self.activation,
+            "mask_in_observation": self.mask_in_observation,
+            "scale_observations": not bool(np.all(self.scale == 1.0)),
+        }
+
     def logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """Action logits [R, A] of R observations, illegal actions at -inf."""
         x = np.asarray(observations, dtype=np.float32)
@@ -173,3 +182,12 @@ def make_pretrained(argument: str, game: str, num_players: int) -> PretrainedPol
     if argument and argument != game:
         raise ValueError(f"pretrained:{argument} names another game than this table's {game!r}")
     return PretrainedPolicy(load_pretrained(game, num_players))
+
+
+#: the policy spec's name, also what ``train.py --init-from`` takes for a shipped agent's network
+PRETRAINED = "pretrained"
+
+
+def is_pretrained_spec(text: str) -> bool:
+    """Whether ``text`` is ``pretrained`` or ``pretrained:GAME`` (and not a run's path)."""
+    return text.partition(":")[0] == PRETRAINED

@@ -23,9 +23,10 @@ from typing import Any
 
 import numpy as np
 
+from card_envs.agents.pretrained import PRETRAINED
 from card_envs.agents.search.halving import Halving
 from card_envs.agents.search.rollouts import Rollouts, make_rollouts
-from card_envs.agents.search.settings import PRETRAINED, PRIOR_MIX, SearchSettings
+from card_envs.agents.search.settings import PRIOR_MIX, SearchSettings
 from card_envs.agents.search.tree import Node, count_available, most_visited, select_puct, select_uct, untried
 from card_envs.core.game import SEED_BOUND, CardGame
 from card_envs.core.policy import Policy

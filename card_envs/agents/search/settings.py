@@ -20,17 +20,15 @@ ALGORITHMS = ("halving", "uct", "puct")
 PRIORS = ("rollout", "net", "uniform")
 #: the share of a ``rollout`` prior spread uniformly over the legal moves
 PRIOR_MIX = 0.25
-#: ``net=pretrained``: the agent shipped with the package for the table (card_envs.agents.pretrained)
-PRETRAINED = "pretrained"
 #: how a leaf is valued: played out to the end by these players in every seat
 ROLLOUTS = ("rule", "heuristic", "random", "net")
 #: the searching seat's own player in rollouts and as its default move: the rollout player
 #: without human lapses (the rule agent's ``sound_knobs``), the rollout player as it is, or the
-#: heuristic player (in Python: its rollouts are stepped, several times slower)
+#: heuristic player (its compiled twin plays the rollouts, as the rule-based player's does)
 OWN_PLAYERS = ("sound", "same", "heuristic")
 #: who proposes the default move that ``halving`` keeps unless another beats it: the own player,
-#: the heuristic player (a stronger player than the rule-based one in UNO and Chip It, too slow
-#: in Python to play the rollouts), or the network (``net``), each at its most probable move
+#: the heuristic player (a stronger player than the rule-based one in UNO and Chip It), or the
+#: network (``net``), each at its most probable move
 DEFAULT_MOVES = ("own", "heuristic", "net")
 
 
@@ -57,7 +55,7 @@ class SearchSettings:
             its default knobs), ``heuristic``, ``random`` or ``net``.
         own: the searching seat's player in rollouts and its default move: ``sound`` (the
             rule-based agent without lapses, for ``rollout=rule``), ``same`` (the rollout
-            player as it is) or ``heuristic`` (the heuristic player; slower rollouts).
+            player as it is) or ``heuristic`` (the heuristic player).
         default: ``halving``'s default move, the one kept unless another beats it: the own
             player's (``own``), the heuristic player's (``heuristic``) or the network's
             (``net``, needs ``net``); the rollouts stay the own and rollout players'.

@@ -15,15 +15,18 @@ from __future__ import annotations
 
 import numpy as np
 
+from card_envs.agents.base import RuleAgent
 from card_envs.core.checks import check_int
-from card_envs.core.policy import Policy
 from card_envs.games.tock import encoding as E
 from card_envs.games.tock.cards import MAX_ROWS
 from card_envs.games.tock.engine import TockGame
 
 
-class TockHeuristicAgent(Policy):
-    """A strong, deterministic Tock player (see the module docstring); no knobs."""
+class TockHeuristicAgent(RuleAgent):
+    """A strong, deterministic Tock player (see the module docstring); no knobs. Its compiled
+    twin plays it in batches (:mod:`.heuristic_compiled`)."""
+
+    compiled = "card_envs.agents.tock.heuristic_compiled:TockBatchedHeuristicAgent"
 
     def __init__(self, num_players: int = TockGame.default_players) -> None:
         self.num_players = check_int("num_players", num_players, TockGame.min_players, TockGame.max_players)

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from card_envs.agents.base import RuleAgent
 from card_envs.core.checks import check_int
-from card_envs.core.policy import Policy
 from card_envs.games.uno.cards import (
     DRAW_TWO,
     NUM_COLOURED,
@@ -73,8 +73,11 @@ BLUFF_PROPENSITY = 0.1
 CHALLENGE_ABOVE = 0.4
 
 
-class UnoHeuristicAgent(Policy):
-    """A strong, deterministic UNO-style player (see the module docstring); no knobs."""
+class UnoHeuristicAgent(RuleAgent):
+    """A strong, deterministic UNO-style player (see the module docstring); no knobs. Its
+    compiled twin plays it in batches (:mod:`.heuristic_compiled`)."""
+
+    compiled = "card_envs.agents.uno.heuristic_compiled:UnoBatchedHeuristicAgent"
 
     def __init__(self, num_players: int = UnoGame.default_players) -> None:
         self.num_players = check_int("num_players", num_players, UnoGame.min_players, UnoGame.max_players)
@@ -206,6 +209,8 @@ class _Table:
         if total <= 0 or kept <= 0:
             return 0.0
         shares = (BY_COLOUR @ unseen) / total
-        held = float(np.mean(1.0 - (1.0 - shares) ** kept))
+        # one libm pow a colour, summed in order (numpy's array pow may differ in the last bit):
+        # the compiled twin computes the same float
+        held = sum(1.0 - (1.0 - float(share)) ** kept for share in shares) / NUM_COLOURS
         bluffing = BLUFF_PROPENSITY * held
         return float(bluffing / (bluffing + (1.0 - held)))

@@ -7,16 +7,17 @@
 Per table: train with the game's recipe (``--recipe full`` at 4 players, the benchmark's; at
 other tables ``quick`` with at most --minutes of wall time, imitation included); at 4 players,
 a game of FOLLOW_STAGES then trains on from that run in further stages against the players it
-loses to (Chip It: a league, then heuristic players; into ``GAME-4p-NAME``); then judge
-the agent playing its most probable move: --games games against N-1 rule-based players at their
-default knobs, seats rotated (duplicate deals where they narrow the interval), beside a
-rule-based player in the same seats and deals; at 4 players also the gauntlet
-(card_envs.evaluation.gauntlet, --gauntlet-games per line-up). A 4-player agent always ships
-(the strongest the recipe gives); at another table it ships only if its interval against the
-rule-based players lies above 0. Shipping writes GAME-Np.npz and GAME-Np.json into the package
-(card_envs.training.export), and docs/pretrained.md is rewritten from every card there. With
---reuse, a stage whose run directory holds a finished run of the same train.py command
-(``pretrain_stage.json``) is kept, so a later stage can be rebuilt without the ones before it.
+loses to (Chip It: a league, then heuristic players; UNO: heuristic players; into
+``GAME-4p-NAME``); then judge the agent playing its most probable move: --games games against
+N-1 rule-based players at their default knobs, seats rotated (duplicate deals where they narrow
+the interval), beside a rule-based player in the same seats and deals; at 4 players also the
+gauntlet (card_envs.evaluation.gauntlet, --gauntlet-games per line-up, on duplicate deals
+likewise). A 4-player agent always ships (the strongest the recipe gives); at another table it
+ships only if its interval against the rule-based players lies above 0. Shipping writes
+GAME-Np.npz and GAME-Np.json into the package (card_envs.training.export), and
+docs/pretrained.md is rewritten from every card there. With --reuse, a stage whose run
+directory holds a finished run of the same train.py command (``pretrain_stage.json``) is kept,
+so a later stage can be rebuilt without the ones before it.
 """
 
 from __future__ import annotations
@@ -58,7 +59,9 @@ MAIN_PLAYERS = 4
 #: heuristic player in its pool, the hardest entries drawn most (docs/learning.md, "A steeper
 #: league": it beat the recipe's agent head to head), then 7.5M steps against three heuristic
 #: players, in three runs as they were found ("Against the heuristic player at full speed": the
-#: gauntlet's every line-up beaten, the league's agent beaten head to head)
+#: gauntlet's every line-up beaten, the league's agent beaten head to head). UNO: 7.5M steps
+#: against three heuristic players, in three runs ("Every game against its heuristic players":
+#: the heuristic players beaten on duplicate deals)
 FOLLOW_STAGES: dict[str, tuple[dict[str, Any], ...]] = {
     "chipit": (
         {"name": "league", "opponents": ["league"], "league_others": ("heuristic",),
@@ -66,6 +69,11 @@ FOLLOW_STAGES: dict[str, tuple[dict[str, Any], ...]] = {
         {"name": "heuristic", "opponents": ["heuristic"], "timesteps": 2_500_000, "seed_offset": 3},
         {"name": "heuristic2", "opponents": ["heuristic"], "timesteps": 2_500_000, "seed_offset": 4},
         {"name": "heuristic3", "opponents": ["heuristic"], "timesteps": 2_500_000, "seed_offset": 5},
+    ),
+    "uno": (
+        {"name": "heuristic", "opponents": ["heuristic"], "timesteps": 2_500_000, "seed_offset": 1},
+        {"name": "heuristic2", "opponents": ["heuristic"], "timesteps": 2_500_000, "seed_offset": 2},
+        {"name": "heuristic3", "opponents": ["heuristic"], "timesteps": 2_500_000, "seed_offset": 3},
     ),
 }  # fmt: skip
 #: the train.py option of each stage setting (lists comma-separated; --timesteps after --init-from)
@@ -233,7 +241,9 @@ def judge(game: str, n: int, run: Path, args: argparse.Namespace) -> dict[str, A
         print(f"  {name}: {results[name]}", flush=True)
     if n == MAIN_PLAYERS:
         rows = []
-        played = gauntlet(game, agent, n, args.gauntlet_games, seed=args.seed + 2, workers=args.workers)
+        played = gauntlet(
+            game, agent, n, args.gauntlet_games, seed=args.seed + 2, workers=args.workers, duplicate=duplicate
+        )
         for line in played.results:
             row = {"lineup": line.lineup.name, **estimate(line.result)}
             rows.append(row)
@@ -330,7 +340,8 @@ def card_section(card: dict[str, Any]) -> list[str]:
             "|---|---|---|---|",
         ]
         lines += [
-            f"| {row['lineup']} | {row['games']:,} | {interval(row)} | {row['win_rate']:.1%} |"
+            f"| {row['lineup']} | {row['games']:,}{' on duplicate deals' if row.get('duplicate') else ''}"
+            f" | {interval(row)} | {row['win_rate']:.1%} |"
             for row in results["gauntlet"]
         ]
     return [*lines, ""]

@@ -61,6 +61,7 @@ def test_the_pretrain_bench_ships_a_4_player_agent_with_its_card(tmp_path: Path)
     card = json.loads((doc.parent / "agents" / "chipit-4p.json").read_text())
     commands = card["training"]["commands"]
     assert card["results"]["gauntlet"] and len(commands) == 5
+    assert all(row["duplicate"] for row in card["results"]["gauntlet"])  # Chip It's deals decide much
     assert "--opponents league" in commands[1] and "--opponents heuristic" in commands[3]
     page = doc.read_text()
     assert "## 4-player chipit: `pretrained` (`chipit-4p`)" in page and "`, then `python train.py" in page

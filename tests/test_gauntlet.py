@@ -86,6 +86,12 @@ def test_random_loses_to_every_line_up_but_random_players():
     assert played.names("level with") == ["random x3"]
 
 
+def test_a_gauntlet_on_duplicate_deals_plays_each_deal_in_every_rotation(capsys):
+    evaluate.main(["--gauntlet", "rule", "--game", "uno", "--games", "5", "--workers", "1", "--duplicate"])
+    text = capsys.readouterr().out
+    assert text.count("4-player uno, 8 games (duplicate, 2 deals): rule, ") == len(names("uno", 4))
+
+
 def test_evaluate_gauntlet_prints_a_table_per_line_up_and_the_verdicts(tmp_path, capsys, monkeypatch):
     out = tmp_path / "report"
     drawn = []  # the plots' panels (tests/test_report.py draws them): 14 here would take seconds

@@ -166,22 +166,30 @@ def test_the_pretrain_bench_reuses_a_stage_only_when_the_same_command_trained_it
     assert json.loads((run / bench.STAGE_FILE).read_text())["command"] == "python train.py A"
 
 
-def test_each_further_stage_continues_the_run_before_and_its_command_trains_the_same(tmp_path):
-    """Chip It's stages (a league, then heuristic players) continue the run before without
-    imitating again, and train.py given the card's command line builds the same settings."""
+@pytest.mark.parametrize("game", ["chipit", "uno"])
+def test_each_further_stage_continues_the_run_before_and_its_command_trains_the_same(tmp_path, game):
+    """The further stages (Chip It: a league, then heuristic players; UNO: heuristic players)
+    continue the run before without imitating again, and train.py given the card's command line
+    builds the same settings."""
     from card_envs.cli.train import build_parser, settings_from
 
     bench = load_script("bench/pretrain.py")
     args = type("Args", (), {"seed": 3, "quick": False})()
-    before = tmp_path / "chipit-4p"
-    stages = bench.FOLLOW_STAGES["chipit"]
-    assert [stage["opponents"] for stage in stages] == [["league"], *[["heuristic"]] * 3]
+    before = tmp_path / f"{game}-4p"
+    stages = bench.FOLLOW_STAGES[game]
+    expected = {"chipit": [["league"], *[["heuristic"]] * 3], "uno": [["heuristic"]] * 3}
+    assert [stage["opponents"] for stage in stages] == expected[game]
     for stage in stages:
-        settings, command = bench.stage_settings("chipit", stage, before, args)
+        settings, command = bench.stage_settings(game, stage, before, args)
         assert settings.run.init_from == str(before) and settings.teacher() == ""
         assert f"--init-from {before}" in command and command.endswith(f"--seed {3 + stage['seed_offset']}")
         parsed = settings_from(build_parser().parse_args(command.split()[2:]), {})
         assert parsed.as_json() == settings.as_json(), command
-        before = tmp_path / f"chipit-4p-{stage['name']}"
-    league, _ = bench.stage_settings("chipit", stages[0], tmp_path, args)
+        before = tmp_path / f"{game}-4p-{stage['name']}"
+
+
+def test_chipits_first_further_stage_is_a_league_with_the_heuristic_player(tmp_path):
+    bench = load_script("bench/pretrain.py")
+    args = type("Args", (), {"seed": 3, "quick": False})()
+    league, _ = bench.stage_settings("chipit", bench.FOLLOW_STAGES["chipit"][0], tmp_path, args)
     assert league.trains_in_league() and league.league.others == ("heuristic",)

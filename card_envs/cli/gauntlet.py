@@ -88,6 +88,7 @@ def run_gauntlet(
             progress=progress,
             record_dir=record_dir,
             on_result=lambda done: print(done.result.table(), end="\n\n", flush=True),
+            duplicate=args.duplicate,
         )
         outcomes.append(outcome)
         if record_dir is not None:

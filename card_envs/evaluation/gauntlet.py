@@ -170,9 +170,12 @@ def gauntlet(
     progress: Callable[[int, int], None] | None = None,
     record_dir: str | Path | None = None,
     on_result: Callable[[LineupResult], None] | None = None,
+    duplicate: bool = False,
 ) -> GauntletResult:
     """Play ``agent_spec`` in one seat (rotated) against every line-up of :func:`lineups`,
-    ``games`` games each; ``on_result`` is told of each line-up's result as it is done.
+    ``games`` games each (``duplicate``: on duplicate deals, each line-up's own, which narrow
+    the intervals where the deal decides much: docs/evaluation.md); ``on_result`` is told of
+    each line-up's result as it is done.
 
     ``record_dir``: each line-up's games are recorded in ``record_dir/lineup-K`` (K from 1).
     The table, the rules and every spec of every line-up are checked before any game is
@@ -196,6 +199,7 @@ def gauntlet(
             workers=workers,
             progress=progress,
             record_dir=Path(record_dir) / f"lineup-{number}" if record_dir is not None else None,
+            duplicate=duplicate,
         )
         done = LineupResult(table, result)
         if on_result is not None:

@@ -52,6 +52,30 @@ class BatchedTwin(BatchedPolicy):
         return f"Batched{self.agent!r}"
 
 
+class FieldsTwin(BatchedTwin):
+    """The twin of a player that draws no random numbers and reads fixed fields of its
+    observation: its module's njit ``rows(observations, masks, rows, starts, n, out)`` decides
+    every row, ``act1(a, observation, mask, gen)`` one (``a`` = (starts, players)); ``starts``
+    are the fields' offsets (``ObservationLayout.starts``). Set both as staticmethods."""
+
+    rows: Any
+    act1: Any
+
+    def __init__(self, agent: Policy, starts: np.ndarray) -> None:
+        super().__init__(agent)
+        self._starts = starts
+
+    def act(
+        self, observations: np.ndarray, masks: np.ndarray, generators: Any, rows: np.ndarray
+    ) -> np.ndarray:
+        out = np.empty(rows.size, np.int64)
+        type(self).rows(observations, masks, rows, self._starts, self.agent.num_players, out)
+        return out
+
+    def row_act(self) -> tuple[Any, Any]:
+        return (self._starts, self.agent.num_players), type(self).act1
+
+
 class BatchedRandomAgent(BatchedPolicy):
     """:class:`RandomAgent` for a batch: the same draws, so the same actions."""
 

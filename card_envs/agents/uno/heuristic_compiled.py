@@ -8,13 +8,11 @@ operations, the first of equal scores kept (ascending card types, as ``max`` ove
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 from numba import njit
 
 from card_envs.agents.uno import heuristic as H
-from card_envs.batched.policy import BatchedTwin
+from card_envs.batched.policy import FieldsTwin
 from card_envs.core.compiled import key_compiled_cache
 from card_envs.games.uno import cards as C
 from card_envs.games.uno import encoding as E
@@ -195,19 +193,11 @@ def act1(a, observation, mask, gen):
     return _act(observation, mask, a[0], a[1])
 
 
-class UnoBatchedHeuristicAgent(BatchedTwin):
+class UnoBatchedHeuristicAgent(FieldsTwin):
     """:class:`UnoHeuristicAgent` for a batch: its decisions (it draws no random numbers)."""
 
+    rows = staticmethod(_act_rows)
+    act1 = staticmethod(act1)
+
     def __init__(self, agent: H.UnoHeuristicAgent) -> None:
-        super().__init__(agent)
-        self._starts = E.observation_layout(agent.num_players).starts(FIELDS)
-
-    def act(
-        self, observations: np.ndarray, masks: np.ndarray, generators: Any, rows: np.ndarray
-    ) -> np.ndarray:
-        out = np.empty(rows.size, np.int64)
-        _act_rows(observations, masks, rows, self._starts, self.agent.num_players, out)
-        return out
-
-    def row_act(self) -> tuple[Any, Any]:
-        return (self._starts, self.agent.num_players), act1
+        super().__init__(agent, E.observation_layout(agent.num_players).starts(FIELDS))

@@ -113,11 +113,14 @@ at most 15 minutes of wall time, and the agent ships there only if it beats the 
 players with its interval above 0). Chip It's 4-player agent then trains on from that run in
 a league whose pool holds the heuristic player and draws the entries it does worst against
 most often ([learning.md](learning.md), "A steeper league"), then against three heuristic
-players ("Against the heuristic player at full speed"); its card adds the head to head
-against the recipe's agent it started from. Each agent is judged against rule-based players at their
-default knobs in every other seat, beside a rule-based player in the same seats, and at 4
-players against the gauntlet ([gauntlet.md](gauntlet.md)). Mean rank reward (rank r of N gets
-1 - 2(r-1)/(N-1); 0 is the equal share) with 95% intervals.
+players ("Against the heuristic player at full speed"); UNO's 4-player agent trains on from
+the recipe's run against three heuristic players ("Every game against its heuristic players").
+Their cards add the head to head against the recipe's agent they started from. Each agent is
+judged against rule-based players at their default knobs in every other seat, beside a
+rule-based player in the same seats, and at 4 players against the gauntlet
+([gauntlet.md](gauntlet.md); in UNO and Chip It on duplicate deals since 2026-12-05, so the
+Chip It card's gauntlet, seats rotated, predates that). Mean rank reward (rank r of N gets 1 -
+2(r-1)/(N-1); 0 is the equal share) with 95% intervals.
 
 The reward shaping of Tock's and Chip It's recipes was corrected on 2026-12-05 (its potential
 now returns to 0 at the end; [learning.md](learning.md), "The shaping paid for cards, not

@@ -1,8 +1,9 @@
 """:class:`card_envs.agents.tock.heuristic.TockHeuristicAgent`, compiled for a batch of games.
 
-Why: the heuristic player is one of the gauntlet's two hardest Tock line-ups; Tock's games
-are about 1,250 decisions long, so evaluation and training against it in Python are held to
-the reference's speed. The decisions are the reference's, step for step: the same sort key
+Why: the heuristic player is one of the gauntlet's two hardest Tock line-ups; on the batched
+engine (training against it, a search's rollouts of Tock's 1,250-decision games) the Python
+player was called row by row, and a search's heuristic rollouts ran at a fifth of the
+rule-based ones' speed (docs/search.md). The decisions are the reference's, step for step: the same sort key
 for the opponent a card is given to, the first of equal keys kept (ascending actions, as
 ``max`` over them).
 """

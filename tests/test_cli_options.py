@@ -61,3 +61,8 @@ def test_a_refused_value_stops_the_tool_with_one_line_and_exit_code_2(row, tmp_p
     assert any(word in lines[0] for word in named if word), lines[0]
     assert sorted(os.listdir(tmp_path)) == before  # nothing written
     assert "Training" not in out and "games" not in out  # no work started
+
+
+def test_help_names_a_default_only_where_there_is_one():
+    text = train.build_parser().format_help()
+    assert "(default: )" not in text and "(default: 0)" in text  # --init-from has none, --seed 0

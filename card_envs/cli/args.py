@@ -26,7 +26,7 @@ class HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
     def _get_help_string(self, action: argparse.Action) -> str:
         text = action.help or ""
-        quiet: tuple[Any, ...] = (None, False, [], argparse.SUPPRESS)
+        quiet: tuple[Any, ...] = (None, False, [], "", argparse.SUPPRESS)
         if action.option_strings and "default" not in text and action.default not in quiet:
             text += " (default: %(default)s)"
         return text

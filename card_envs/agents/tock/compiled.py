@@ -65,6 +65,13 @@ def _act(obs, mask, gen, vigilance, false_knock_rate, cheat_rate, target):
         return CENTRE
     if count:
         return _pick(opponents, count, obs, gen, target)
+    return rule_following_rest(mask)
+
+
+@njit(cache=True)
+def rule_following_rest(mask):
+    """The move left when no card goes to the centre or an opponent: draw, else keep the card
+    on the own pile (both Tock players, rule-based and heuristic); else the first legal one."""
     if mask[DRAW]:
         return DRAW
     if mask[OWN_PILE]:

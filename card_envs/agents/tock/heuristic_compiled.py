@@ -2,10 +2,10 @@
 
 Why: the heuristic player is one of the gauntlet's two hardest Tock line-ups; on the batched
 engine (training against it, a search's rollouts of Tock's 1,250-decision games) the Python
-player was called row by row, and a search's heuristic rollouts ran at a fifth of the
-rule-based ones' speed (docs/search.md). The decisions are the reference's, step for step: the same sort key
-for the opponent a card is given to, the first of equal keys kept (ascending actions, as
-``max`` over them).
+player was called row by row, and a search's heuristic rollouts ran at an eighth of the
+rule-based ones' speed (``bench/heuristic_twins.py``). The decisions are the reference's,
+step for step: the same sort key for the opponent a card is given to, the first of equal keys
+kept (ascending actions, as ``max`` over them).
 """
 
 from __future__ import annotations
@@ -13,18 +13,17 @@ from __future__ import annotations
 from numba import njit
 
 from card_envs.agents.tock import heuristic as H
+from card_envs.agents.tock.compiled import rule_following_rest
 from card_envs.batched.policy import FieldsTwin
 from card_envs.core.compiled import key_compiled_cache
 from card_envs.games.tock import cards, encoding
 from card_envs.games.tock.cards import MAX_ROWS
 from card_envs.games.tock.encoding import (
     CENTRE,
-    DRAW,
     FIRST_OPPONENT,
     KNOCK,
     LAST_OPPONENT,
     LAYOUT,
-    OWN_PILE,
     PASS,
 )
 
@@ -99,14 +98,7 @@ def _act(obs, mask, starts, n):
         return CENTRE
     if target >= 0:
         return target
-    if mask[DRAW]:
-        return DRAW
-    if mask[OWN_PILE]:
-        return OWN_PILE
-    for a in range(mask.size):
-        if mask[a]:
-            return a
-    return -1
+    return rule_following_rest(mask)
 
 
 @njit(cache=True)

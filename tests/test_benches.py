@@ -77,3 +77,8 @@ def test_the_time_to_win_bench_writes_its_page(tmp_path: Path) -> None:
     assert page.startswith("# Time to a winning agent") and "\n| tock | " in page
     assert "--stop-when-ahead" in page
     assert "| tock | old |" not in page and page.endswith("\n| uno | kept |\n")
+
+
+def test_the_heuristic_twins_bench_prints_a_row_per_game() -> None:
+    out = run_bench("bench/heuristic_twins.py", "--quick")
+    assert all(f"| {game} | " in out for game in ("uno", "tock", "chipit"))

@@ -5,19 +5,20 @@
     python bench/pretrain.py --quick                  # a smoke run into a temporary folder
 
 Per table: train with the game's recipe (``--recipe full`` at 4 players, the benchmark's; at
-other tables ``quick`` with at most --minutes of wall time, imitation included); at 4 players,
-a game of FOLLOW_STAGES then trains on from that run in further stages against the players it
-loses to (Chip It: a league, then heuristic players; UNO: heuristic players; into
-``GAME-4p-NAME``); then judge the agent playing its most probable move: --games games against
-N-1 rule-based players at their default knobs, seats rotated (duplicate deals where they narrow
-the interval), beside a rule-based player in the same seats and deals; at 4 players also the
-gauntlet (card_envs.evaluation.gauntlet, --gauntlet-games per line-up, on duplicate deals
-likewise). A 4-player agent always ships (the strongest the recipe gives); at another table it
-ships only if its interval against the rule-based players lies above 0. Shipping writes
-GAME-Np.npz and GAME-Np.json into the package (card_envs.training.export), and
-docs/pretrained.md is rewritten from every card there. With --reuse, a stage whose run
-directory holds a finished run of the same train.py command (``pretrain_stage.json``) is kept,
-so a later stage can be rebuilt without the ones before it.
+other tables ``quick``, or ``full`` for a game of FULL_EVERYWHERE, with at most --minutes of
+wall time, imitation included); at 4 players, a game of FOLLOW_STAGES then trains on from that
+run in further stages against the players it loses to (Chip It: a league, then heuristic
+players; UNO: heuristic players; into ``GAME-4p-NAME``); then judge the agent playing its most
+probable move: --games games against N-1 rule-based players at their default knobs, seats
+rotated (duplicate deals where they narrow the interval), beside a rule-based player in the
+same seats and deals; at 4 players also the gauntlet (card_envs.evaluation.gauntlet,
+--gauntlet-games per line-up, on duplicate deals likewise; both times EVALUATION_SCALE). A
+4-player agent always ships (the strongest the recipe gives); at another table it ships only if
+its interval against the rule-based players lies above 0. Shipping writes GAME-Np.npz and
+GAME-Np.json into the package (card_envs.training.export), and docs/pretrained.md is rewritten
+from every card there. With --reuse, a stage whose run directory holds a finished run of the
+same train.py command (``pretrain_stage.json``) is kept, so a later stage can be rebuilt
+without the ones before it.
 """
 
 from __future__ import annotations
@@ -52,8 +53,19 @@ TABLES = (
 )  # fmt: skip
 #: games whose evaluations play duplicate deals (they narrow the interval there: docs/evaluation.md)
 DUPLICATE = ("uno", "chipit")
+#: games whose evaluations play this many times --games and --gauntlet-games: UNO's games are
+#: cheap (20,000 in about 30 s on two workers) and its 4-player agent's edges over the hard
+#: line-ups small (+0.015 over three heuristic players in 100,000 games), which 400 or 1,000
+#: games cannot place; 20,000 on duplicate deals place +0.015 nine times in ten (docs/learning.md,
+#: "The close line-ups over 20,000 games")
+EVALUATION_SCALE = {"uno": 50}
 #: the table at which a recipe's full scale is used and an agent always ships
 MAIN_PLAYERS = 4
+#: games trained with their full recipe at every table (still capped by --minutes away from
+#: MAIN_PLAYERS): Tock's quick recipe, on the rank reward with the corrected shaping, got ahead
+#: of the rule-based players too late at 3, 5 and 6 players (docs/learning.md, "The shaping
+#: paid for cards, not ranks")
+FULL_EVERYWHERE = ("tock",)
 #: games whose 4-player agent trains on from the recipe's run in further stages, each from the run
 #: before it (into GAME-4p-NAME; ``seed_offset`` is added to --seed). Chip It: a league with the
 #: heuristic player in its pool, the hardest entries drawn most (docs/learning.md, "A steeper
@@ -108,30 +120,30 @@ most probable legal move (it draws no random numbers). A table without a shipped
 refused in one sentence that names the tables that have one.
 
 Every card below was written by `python bench/pretrain.py` (one table: `--tables tock-4p`):
-it trains with the game's recipe (`--recipe full` at 4 players; at other tables `quick`,
-at most 15 minutes of wall time, and the agent ships there only if it beats the rule-based
-players with its interval above 0). Chip It's 4-player agent then trains on from that run in
-a league whose pool holds the heuristic player and draws the entries it does worst against
-most often ([learning.md](learning.md), "A steeper league"), then against three heuristic
-players ("Against the heuristic player at full speed"); UNO's 4-player agent trains on from
-the recipe's run against three heuristic players ("Every game against its heuristic players").
-Their cards add the head to head against the recipe's agent they started from. Each agent is
-judged against rule-based players at their default knobs in every other seat, beside a
-rule-based player in the same seats, and at 4 players against the gauntlet
-([gauntlet.md](gauntlet.md); in UNO and Chip It on duplicate deals since 2026-12-05, so the
-Chip It card's gauntlet, seats rotated, predates that). Mean rank reward (rank r of N gets 1 -
-2(r-1)/(N-1); 0 is the equal share) with 95% intervals.
+it trains with the game's recipe (`--recipe full` at 4 players and, in Tock, at every table;
+elsewhere `quick`; at most 15 minutes of wall time away from 4 players, where the agent
+ships only if it beats the rule-based players with its interval above 0). Chip It's 4-player
+agent then trains on from that run in a league whose pool holds the heuristic player and
+draws the entries it does worst against most often ([learning.md](learning.md), "A steeper
+league"), then against three heuristic players ("Against the heuristic player at full
+speed"); UNO's 4-player agent trains on from the recipe's run against three heuristic
+players ("Every game against its heuristic players"). Their cards add the head to head
+against the recipe's agent they started from. Each agent is judged against rule-based
+players at their default knobs in every other seat, beside a rule-based player in the same
+seats, and at 4 players against the gauntlet ([gauntlet.md](gauntlet.md); in UNO and Chip It
+on duplicate deals since 2026-12-05, so the Chip It card's gauntlet, seats rotated, predates
+that). Mean rank reward (rank r of N gets 1 - 2(r-1)/(N-1); 0 is the equal share) with 95%
+intervals.
 
 The reward shaping of Tock's and Chip It's recipes was corrected on 2026-12-05 (its potential
 now returns to 0 at the end; [learning.md](learning.md), "The shaping paid for cards, not
-ranks"). Of the agents below, Tock at 2 and 4 players and the three last stages of 4-player
-Chip It were trained after the fix; Chip It at the other tables and the first two stages of
-4-player Chip It were trained before it, so their commands now train somewhat different
-agents (UNO's recipe has no shaping). Tock at 3, 5 and 6 players stays with the agents
-trained before the fix: retrained with it, the quick recipe's 350k steps gave weaker agents
-(against rule-based players, 1,000 games: 3 players +0.238, 5 players +0.438, 6 players
-+0.100, where the cards below have +0.269, +0.479, +0.543), since PPO on the true objective
-from random play gets ahead of the rule-based players later.
+ranks"). Every agent below was trained after the fix but the first two stages of 4-player Chip
+It (the recipe's run and the league), whose commands now train somewhat different agents (UNO's
+recipe has no shaping). Tock trains with its full recipe (2M steps) at every table: on the
+true objective its quick recipe's 350k steps got ahead of the rule-based players too late at
+3, 5 and 6 players (against rule-based players, 1,000 games: +0.238, +0.438, +0.100, where the
+full recipe's cards below have +0.269, +0.489, +0.527). UNO's evaluations play 50 times the
+games of the others' (its games are cheap, and its agent's edges over the hard line-ups small).
 
 """
 
@@ -155,7 +167,7 @@ def parse_table(text: str) -> tuple[str, int]:
 
 def training_settings(game: str, n: int, args: argparse.Namespace) -> tuple[TrainSettings, str]:
     """The run's settings and the train.py line that trains the same."""
-    recipe = "full" if n == MAIN_PLAYERS else "quick"
+    recipe = "full" if n == MAIN_PLAYERS or game in FULL_EVERYWHERE else "quick"
     options: dict[str, Any] = {"game": game, "num_players": n, "recipe": recipe, "seed": args.seed}
     command = f"python train.py --game {game} --players {n} --recipe {recipe} --seed {args.seed}"
     if n != MAIN_PLAYERS:
@@ -230,6 +242,11 @@ def estimate(result: TournamentResult, entry: int = 0) -> dict[str, Any]:
     }
 
 
+def scaled(game: str, games: int) -> int:
+    """The games an evaluation of ``game`` plays for a --games or --gauntlet-games of ``games``."""
+    return games * EVALUATION_SCALE.get(game, 1)
+
+
 def judge(game: str, n: int, run: Path, args: argparse.Namespace) -> dict[str, Any]:
     """The agent and a rule-based player in its seats against N-1 rule-based players; the gauntlet at 4."""
     agent = f"greedy:{run}"
@@ -237,16 +254,17 @@ def judge(game: str, n: int, run: Path, args: argparse.Namespace) -> dict[str, A
     results: dict[str, Any] = {}
     for name, spec in (("agent", agent), ("rule_baseline", "rule")):
         played = tournament(
-            game, [spec, *["rule"] * (n - 1)], args.games, seed=args.seed + 1, workers=args.workers,
-            duplicate=duplicate,
+            game, [spec, *["rule"] * (n - 1)], scaled(game, args.games), seed=args.seed + 1,
+            workers=args.workers, duplicate=duplicate,
         )  # fmt: skip
         results[name] = estimate(played)
         print(f"  {name}: {results[name]}", flush=True)
     if n == MAIN_PLAYERS:
         rows = []
         played = gauntlet(
-            game, agent, n, args.gauntlet_games, seed=args.seed + 2, workers=args.workers, duplicate=duplicate
-        )
+            game, agent, n, scaled(game, args.gauntlet_games), seed=args.seed + 2, workers=args.workers,
+            duplicate=duplicate,
+        )  # fmt: skip
         for line in played.results:
             row = {"lineup": line.lineup.name, **estimate(line.result)}
             rows.append(row)
@@ -260,8 +278,8 @@ def head_to_head(game: str, run: Path, first_run: Path, args: argparse.Namespace
     seats per game (``pool_copies``): issue 25's measure of what the further stages added."""
     agent, before = f"greedy:{run}", f"greedy:{first_run}"
     played = tournament(
-        game, [agent, before, agent, before], args.games, seed=args.seed + 3, workers=args.workers,
-        duplicate=game in DUPLICATE, pool_copies=True,
+        game, [agent, before, agent, before], scaled(game, args.games), seed=args.seed + 3,
+        workers=args.workers, duplicate=game in DUPLICATE, pool_copies=True,
     )  # fmt: skip
     result = {"agent": estimate(played, 0), "recipe_agent": estimate(played, 1)}
     print(f"  head to head: {result}", flush=True)

@@ -82,3 +82,13 @@ def test_the_time_to_win_bench_writes_its_page(tmp_path: Path) -> None:
 def test_the_heuristic_twins_bench_prints_a_row_per_game() -> None:
     out = run_bench("bench/heuristic_twins.py", "--quick")
     assert all(f"| {game} | " in out for game in ("uno", "tock", "chipit"))
+
+
+def test_the_pretrain_bench_trains_tock_on_its_full_recipe_and_judges_uno_on_more_games() -> None:
+    """FULL_EVERYWHERE (Tock away from 4 players) and EVALUATION_SCALE (UNO's games x50)."""
+    out = run_bench("bench/pretrain.py", "--quick", "--tables", "tock-3p,uno-3p", "--workers", "1")
+    assert "tock-3p: python train.py --game tock --players 3 --recipe full --seed 0" in out
+    assert "uno-3p: python train.py --game uno --players 3 --recipe quick --seed 0" in out
+    games = [int(n) for n in re.findall(r"agent: \{'games': (\d+)", out)]
+    # --quick plays 8 games a table; UNO's duplicate deals round up to whole deals of 3 games
+    assert games[0] == 8 and 8 * 50 <= games[1] < 8 * 50 + 3

@@ -320,7 +320,7 @@ def test_model_policy_is_deterministic_given_rng_legal_and_refuses_another_table
         ({"reward_shaping": -1}, "reward_shaping must be"),
         ({"teacher": "genius"}, "teacher 'genius'"),
         ({"init_from": "/nowhere/run"}, "init_from: no saved model"),
-        ({"game": "uno", "num_players": 2, "init_from": "pretrained"}, "no pretrained agent for 2-player"),
+        ({"game": "chipit", "num_players": 2, "init_from": "pretrained"}, "no pretrained agent for 2-player"),
         ({"game": "uno", "init_from": "pretrained:tock"}, "names another game"),
         ({"init_from": "pretrained", "ppo": {"net_arch": [64]}}, r"shipped network is .*layers': \[64\]"),
         ({"opponents": ["model:/nowhere/run"]}, "opponent 'model:/nowhere/run': no saved model"),

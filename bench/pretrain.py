@@ -45,11 +45,11 @@ from card_envs.training.settings import TrainSettings
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "pretrained.md"
 #: the tables rebuilt by default: every game at 4 players, and the others where a short run
-#: beat the rule-based players (docs/pretrained.md; Chip It at 2 players did not on 2026-12-05,
-#: UNO at 2 did once judged on 50,000 games, the larger UNO tables were not tried)
+#: beat the rule-based players (docs/pretrained.md; Chip It at 2 players did not on 2026-12-05)
 TABLES = (
     "tock-4p", "chipit-4p", "uno-4p", "tock-2p", "tock-3p", "tock-5p", "tock-6p",
     "chipit-3p", "chipit-5p", "chipit-6p", "uno-2p", "uno-3p", "uno-5p", "uno-6p",
+    "uno-7p", "uno-8p", "uno-9p", "uno-10p",
 )  # fmt: skip
 #: games whose evaluations play duplicate deals (they narrow the interval there: docs/evaluation.md)
 DUPLICATE = ("uno", "chipit")

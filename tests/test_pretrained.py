@@ -67,8 +67,8 @@ def test_its_batched_twin_plays_the_same_moves(game: str, n: int) -> None:
 
 
 def test_a_table_without_an_agent_is_refused_naming_those_that_have_one() -> None:
-    with pytest.raises(ValueError, match=r"no pretrained agent for 9-player uno; shipped: .*4-player tock"):
-        make_policy("pretrained", "uno", 9)
+    with pytest.raises(ValueError, match=r"no pretrained agent for 2-player chipit; shipped: .*tock"):
+        make_policy("pretrained", "chipit", 2)
     with pytest.raises(ValueError, match="pretrained:uno names another game"):
         check_spec("pretrained:uno", "tock", 4)
 

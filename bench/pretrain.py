@@ -385,10 +385,16 @@ def main(argv: list[str] | None = None) -> None:
         "--tables", default=",".join(TABLES), help="tables as GAME-Np, comma-separated (default: TABLES)"
     )
     parser.add_argument(
-        "--games", type=int, default=1000, help="games against the rule-based players (default: 1000)"
+        "--games",
+        type=int,
+        default=1000,
+        help="games against the rule-based players, times EVALUATION_SCALE (default: 1000)",
     )
     parser.add_argument(
-        "--gauntlet-games", type=int, default=400, help="games per gauntlet line-up (default: 400)"
+        "--gauntlet-games",
+        type=int,
+        default=400,
+        help="games per gauntlet line-up, times EVALUATION_SCALE (default: 400)",
     )
     parser.add_argument(
         "--minutes", type=float, default=15.0, help="wall-time cap of a run at a table other than 4 players"

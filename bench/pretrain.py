@@ -5,7 +5,7 @@
     python bench/pretrain.py --quick                  # a smoke run into a temporary folder
 
 Per table: train with the game's recipe (``--recipe full`` at 4 players, the benchmark's; at
-other tables ``quick``, or ``full`` for a game of FULL_EVERYWHERE, with at most --minutes of
+other tables ``quick``, or ``full`` for a game or table of FULL_RECIPE, with at most --minutes of
 wall time, imitation included); at 4 players, a game of FOLLOW_STAGES then trains on from that
 run in further stages against the players it loses to (Chip It: a league, then heuristic
 players; UNO: heuristic players; into ``GAME-4p-NAME``); then judge the agent playing its most
@@ -45,10 +45,10 @@ from card_envs.training.settings import TrainSettings
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "pretrained.md"
 #: the tables rebuilt by default: every game at 4 players, and the others where a short run
-#: beat the rule-based players (docs/pretrained.md; Chip It at 2 players did not on 2026-12-05)
+#: beat the rule-based players (docs/pretrained.md)
 TABLES = (
     "tock-4p", "chipit-4p", "uno-4p", "tock-2p", "tock-3p", "tock-5p", "tock-6p",
-    "chipit-3p", "chipit-5p", "chipit-6p", "uno-2p", "uno-3p", "uno-5p", "uno-6p",
+    "chipit-2p", "chipit-3p", "chipit-5p", "chipit-6p", "uno-2p", "uno-3p", "uno-5p", "uno-6p",
     "uno-7p", "uno-8p", "uno-9p", "uno-10p",
 )  # fmt: skip
 #: games whose evaluations play duplicate deals (they narrow the interval there: docs/evaluation.md)
@@ -61,11 +61,13 @@ DUPLICATE = ("uno", "chipit")
 EVALUATION_SCALE = {"uno": 50}
 #: the table at which a recipe's full scale is used and an agent always ships
 MAIN_PLAYERS = 4
-#: games trained with their full recipe at every table (still capped by --minutes away from
-#: MAIN_PLAYERS): Tock's quick recipe, on the rank reward with the corrected shaping, got ahead
-#: of the rule-based players too late at 3, 5 and 6 players (docs/learning.md, "The shaping
-#: paid for cards, not ranks")
-FULL_EVERYWHERE = ("tock",)
+#: games (at every table) or single tables (GAME-Np) trained with their full recipe away from
+#: MAIN_PLAYERS too, still capped by --minutes: Tock's quick recipe, on the rank reward with the
+#: corrected shaping, got ahead of the rule-based players too late at 3, 5 and 6 players
+#: (docs/learning.md, "The shaping paid for cards, not ranks"); Chip It's quick recipe at 2
+#: players stayed level with the rule-based player, its full one in 15 minutes beats it
+#: (docs/learning.md, "Chip It at 2 players on its full recipe")
+FULL_RECIPE = ("tock", "chipit-2p")
 #: games whose 4-player agent trains on from the recipe's run in further stages, each from the run
 #: before it (into GAME-4p-NAME; ``seed_offset`` is added to --seed). Chip It: a league with the
 #: heuristic player in its pool, the hardest entries drawn most (docs/learning.md, "A steeper
@@ -102,9 +104,10 @@ STAGE_FILE = "pretrain_stage.json"
 
 HEAD = """# Pretrained agents
 
-Agents that ship with the package: play against one, or use it as an opponent, without
-training first. The spec `pretrained` (or `pretrained:GAME`) names the agent of the table at
-hand, wherever a spec goes:
+Agents that ship with the package, one for every table of every game (Tock and Chip It at 2 to
+6 players, UNO at 2 to 10): play against one, or use it as an opponent, without training first.
+The spec `pretrained` (or `pretrained:GAME`) names the agent of the table at hand, wherever a
+spec goes:
 
 ```bash
 python evaluate.py --game tock --agents pretrained,rule,rule,rule --games 400
@@ -116,24 +119,25 @@ python -m card_envs.cli.watch --game tock --agents pretrained,pretrained,rule,ru
 Each agent is the actor of a MaskablePPO run, stored as plain arrays (`GAME-Np.npz`, under
 1 MB) beside its card (`GAME-Np.json`) in `card_envs/agents/pretrained/`. It loads with numpy
 alone, so the core install plays it (no torch, no SB3, nothing unpickled), and it plays its
-most probable legal move (it draws no random numbers). A table without a shipped agent is
-refused in one sentence that names the tables that have one.
+most probable legal move (it draws no random numbers). In an installation without some of
+these files, a table without a shipped agent is refused in one sentence that names the tables
+that have one.
 
-Every card below was written by `python bench/pretrain.py` (one table: `--tables tock-4p`):
-it trains with the game's recipe (`--recipe full` at 4 players and, in Tock, at every table;
-elsewhere `quick`; at most 15 minutes of wall time away from 4 players, where the agent
-ships only if it beats the rule-based players with its interval above 0). Chip It's 4-player
-agent then trains on from that run in a league whose pool holds the heuristic player and
-draws the entries it does worst against most often ([learning.md](learning.md), "A steeper
-league"), then against three heuristic players ("Against the heuristic player at full
-speed"); UNO's 4-player agent trains on from the recipe's run against three heuristic
-players ("Every game against its heuristic players"). Their cards add the head to head
-against the recipe's agent they started from. Each agent is judged against rule-based
-players at their default knobs in every other seat, beside a rule-based player in the same
-seats, and at 4 players against the gauntlet ([gauntlet.md](gauntlet.md); in UNO and Chip It
-on duplicate deals since 2026-12-05, so the Chip It card's gauntlet, seats rotated, predates
-that). Mean rank reward (rank r of N gets 1 - 2(r-1)/(N-1); 0 is the equal share) with 95%
-intervals.
+Every card below was written by `python bench/pretrain.py` (one table: `--tables tock-4p`): it
+trains with the game's recipe (`--recipe full` at 4 players and, in Tock, at every table, in
+Chip It at 2 players too; elsewhere `quick`; at most 15 minutes of wall time away from 4
+players, where the agent ships only if it beats the rule-based players with its interval above
+0). Chip It's 4-player agent then trains on from that run in a league whose pool holds the
+heuristic player and draws the entries it does worst against most often
+([learning.md](learning.md), "A steeper league"), then against three heuristic players
+("Against the heuristic player at full speed"); UNO's 4-player agent trains on from the
+recipe's run against three heuristic players ("Every game against its heuristic players").
+Their cards add the head to head against the recipe's agent they started from. Each agent is
+judged against rule-based players at their default knobs in every other seat, beside a
+rule-based player in the same seats, and at 4 players against the gauntlet
+([gauntlet.md](gauntlet.md); in UNO and Chip It on duplicate deals since 2026-12-05, so the
+Chip It card's gauntlet, seats rotated, predates that). Mean rank reward (rank r of N gets 1 -
+2(r-1)/(N-1); 0 is the equal share) with 95% intervals.
 
 The reward shaping of Tock's and Chip It's recipes was corrected on 2026-12-05 (its potential
 now returns to 0 at the end; [learning.md](learning.md), "The shaping paid for cards, not
@@ -144,6 +148,9 @@ true objective its quick recipe's 350k steps got ahead of the rule-based players
 3, 5 and 6 players (against rule-based players, 1,000 games: +0.238, +0.438, +0.100, where the
 full recipe's cards below have +0.269, +0.489, +0.527). UNO's evaluations play 50 times the
 games of the others' (its games are cheap, and its agent's edges over the hard line-ups small).
+Chip It's quick recipe at 2 players stayed level with the rule-based player (+0.003,
+-0.012..+0.018 over 10,000 games on duplicate deals); its full recipe, stopped at 15 minutes,
+beats it ([learning.md](learning.md), "Chip It at 2 players on its full recipe").
 
 """
 
@@ -167,7 +174,8 @@ def parse_table(text: str) -> tuple[str, int]:
 
 def training_settings(game: str, n: int, args: argparse.Namespace) -> tuple[TrainSettings, str]:
     """The run's settings and the train.py line that trains the same."""
-    recipe = "full" if n == MAIN_PLAYERS or game in FULL_EVERYWHERE else "quick"
+    full = n == MAIN_PLAYERS or game in FULL_RECIPE or file_stem(game, n) in FULL_RECIPE
+    recipe = "full" if full else "quick"
     options: dict[str, Any] = {"game": game, "num_players": n, "recipe": recipe, "seed": args.seed}
     command = f"python train.py --game {game} --players {n} --recipe {recipe} --seed {args.seed}"
     if n != MAIN_PLAYERS:

@@ -9,4 +9,28 @@ if os.environ.get("PYTEST_XDIST_WORKER"):
     for name in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "NUMBA_NUM_THREADS"):
         os.environ.setdefault(name, "1")
 
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import card_envs.agents.pretrained as pretrained
 import tests.toy_game  # noqa: F401  (registers the game "climb")
+
+#: the table that :func:`unshipped_table` hides: every table of every game ships an agent
+UNSHIPPED = ("chipit", 2)
+
+
+@pytest.fixture
+def unshipped_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, int]]:
+    """(game, players) of a table without a shipped agent: the package's agents are copied but
+    that one, and the copy stands in for the package's folder while the test runs."""
+    hidden = pretrained.file_stem(*UNSHIPPED)
+    for path in pretrained.DATA.glob("*-*p.*"):
+        if path.stem != hidden:
+            shutil.copy(path, tmp_path / path.name)
+    monkeypatch.setattr(pretrained, "DATA", tmp_path)
+    pretrained.load_pretrained.cache_clear()
+    yield UNSHIPPED
+    pretrained.load_pretrained.cache_clear()

@@ -85,7 +85,7 @@ def test_the_heuristic_twins_bench_prints_a_row_per_game() -> None:
 
 
 def test_the_pretrain_bench_trains_tock_on_its_full_recipe_and_judges_uno_on_more_games() -> None:
-    """FULL_EVERYWHERE (Tock away from 4 players) and EVALUATION_SCALE (UNO's games x50)."""
+    """FULL_RECIPE (Tock away from 4 players) and EVALUATION_SCALE (UNO's games x50)."""
     out = run_bench("bench/pretrain.py", "--quick", "--tables", "tock-3p,uno-3p", "--workers", "1")
     assert "tock-3p: python train.py --game tock --players 3 --recipe full --seed 0" in out
     assert "uno-3p: python train.py --game uno --players 3 --recipe quick --seed 0" in out

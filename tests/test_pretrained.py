@@ -66,9 +66,16 @@ def test_its_batched_twin_plays_the_same_moves(game: str, n: int) -> None:
         batch.step(actions)
 
 
-def test_a_table_without_an_agent_is_refused_naming_those_that_have_one() -> None:
-    with pytest.raises(ValueError, match=r"no pretrained agent for 2-player chipit; shipped: .*tock"):
-        make_policy("pretrained", "chipit", 2)
+def test_every_table_of_every_game_ships_an_agent() -> None:
+    games = [game_class(game) for game in ("tock", "chipit", "uno")]
+    expected = {(g.name, n) for g in games for n in range(g.min_players, g.max_players + 1)}
+    assert set(SHIPPED) == expected
+
+
+def test_a_table_without_an_agent_is_refused_naming_those_that_have_one(unshipped_table) -> None:
+    game, n = unshipped_table
+    with pytest.raises(ValueError, match=rf"no pretrained agent for {n}-player {game}; shipped: .*tock"):
+        make_policy("pretrained", game, n)
     with pytest.raises(ValueError, match="pretrained:uno names another game"):
         check_spec("pretrained:uno", "tock", 4)
 

@@ -270,8 +270,12 @@ def test_the_shipped_agent_orders_the_moves_halving_compares_and_can_roll_out() 
     default, other = player._candidates(g, np.random.default_rng(0))
     assert other == max((a for a in g.legal_actions() if a != default), key=lambda a: probabilities[a])
     assert player.search(g, np.random.default_rng(0)) in g.legal_actions()
-    with pytest.raises(ValueError, match="no pretrained agent for 2-player chipit"):
-        check_spec("search:prior=net:net=pretrained", "chipit", 2)
+
+
+def test_a_search_on_the_shipped_agent_of_a_table_without_one_is_refused(unshipped_table) -> None:
+    game, n = unshipped_table
+    with pytest.raises(ValueError, match=f"no pretrained agent for {n}-player {game}"):
+        check_spec("search:prior=net:net=pretrained", game, n)
 
 
 def test_a_game_that_cannot_sample_hidden_cards_gets_only_the_perfect_search() -> None:

@@ -320,7 +320,6 @@ def test_model_policy_is_deterministic_given_rng_legal_and_refuses_another_table
         ({"reward_shaping": -1}, "reward_shaping must be"),
         ({"teacher": "genius"}, "teacher 'genius'"),
         ({"init_from": "/nowhere/run"}, "init_from: no saved model"),
-        ({"game": "chipit", "num_players": 2, "init_from": "pretrained"}, "no pretrained agent for 2-player"),
         ({"game": "uno", "init_from": "pretrained:tock"}, "names another game"),
         ({"init_from": "pretrained", "ppo": {"net_arch": [64]}}, r"shipped network is .*layers': \[64\]"),
         ({"opponents": ["model:/nowhere/run"]}, "opponent 'model:/nowhere/run': no saved model"),
@@ -329,6 +328,12 @@ def test_model_policy_is_deterministic_given_rng_legal_and_refuses_another_table
 def test_nonsense_settings_are_refused_before_any_work(change, message):
     with pytest.raises(ValueError, match=message):
         TrainSettings.from_options(**change).check()
+
+
+def test_starting_from_the_shipped_agent_of_a_table_without_one_is_refused(unshipped_table):
+    game, n = unshipped_table
+    with pytest.raises(ValueError, match=f"no pretrained agent for {n}-player {game}"):
+        TrainSettings.from_options(game=game, num_players=n, init_from="pretrained").check()
 
 
 def test_unknown_setting_names_are_refused():

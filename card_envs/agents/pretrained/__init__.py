@@ -44,8 +44,9 @@ def file_stem(game: str, num_players: int) -> str:
     return f"{game}-{num_players}p"
 
 
-def shipped_tables(folder: Path = DATA) -> list[tuple[str, int]]:
-    """(game, players) of every shipped agent, sorted."""
+def shipped_tables(folder: Path | None = None) -> list[tuple[str, int]]:
+    """(game, players) of every shipped agent (in ``folder``: the package's by default), sorted."""
+    folder = DATA if folder is None else folder
     tables = []
     for card in sorted(folder.glob("*.json")):
         meta = json.loads(card.read_text())
@@ -106,9 +107,10 @@ class PretrainedNetwork:
 
 
 @functools.cache
-def load_pretrained(game: str, num_players: int, folder: Path = DATA) -> PretrainedNetwork:
+def load_pretrained(game: str, num_players: int, folder: Path | None = None) -> PretrainedNetwork:
     """The shipped agent of ``num_players``-player ``game`` (from ``folder``: the package's by
-    default), or ValueError naming the tables that have one."""
+    default, read when called), or ValueError naming the tables that have one."""
+    folder = DATA if folder is None else folder
     stem = folder / file_stem(game, num_players)
     if not stem.with_suffix(".json").is_file():
         raise ValueError(f"no pretrained agent for {num_players}-player {game}; {_tables_text(folder)}")

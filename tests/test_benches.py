@@ -92,3 +92,10 @@ def test_the_pretrain_bench_trains_tock_on_its_full_recipe_and_judges_uno_on_mor
     games = [int(n) for n in re.findall(r"agent: \{'games': (\d+)", out)]
     # --quick plays 8 games a table; UNO's duplicate deals round up to whole deals of 3 games
     assert games[0] == 8 and 8 * 50 <= games[1] < 8 * 50 + 3
+
+
+def test_the_departures_bench_prints_a_row_per_search() -> None:
+    out = run_bench("bench/search_departures.py", "--quick")
+    assert "`python bench/search_departures.py --quick`" in out
+    rows = [line for line in out.splitlines() if line.startswith("| tock | `search:sims=4:horizon=200`")]
+    assert len(rows) == 1 and rows[0].count("|") == 10

@@ -125,11 +125,16 @@ class SearchPlayer(Policy):
         self.last = SearchStats(search.sims, 1, time.perf_counter() - start, 0, search.visits())
         return search.choice(s.z)
 
+    def default_move(self, game: CardGame, rng: np.random.Generator) -> int:
+        """The move ``halving`` keeps unless another beats it by ``z`` standard errors (the
+        ``default`` player's): where the search leaves it, it departs."""
+        return self._default_player().act_in(game, rng)
+
     def _candidates(self, game: CardGame, rng: np.random.Generator) -> list[int]:
         """The root moves halving compares: the default move first (the ``default`` player's),
         then up to ``width - 1`` others (the network's most probable with ``prior=net``, else
         drawn at random)."""
-        default = self._default_player().act_in(game, rng)
+        default = self.default_move(game, rng)
         others = [a for a in game.legal_actions() if a != default]
         room = self.settings.width - 1
         if len(others) > room:

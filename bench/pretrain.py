@@ -3,6 +3,7 @@
     python bench/pretrain.py                          # every table of TABLES (hours on 2 cores)
     python bench/pretrain.py --tables tock-4p,tock-3p # some of them
     python bench/pretrain.py --quick                  # a smoke run into a temporary folder
+    python bench/pretrain.py --rejudge --tables chipit-4p  # judge a shipped agent again
 
 Per table: train with the game's recipe (``--recipe full`` at 4 players, the benchmark's; at
 other tables ``quick``, or ``full`` for a game or table of FULL_RECIPE, with at most --minutes of
@@ -18,7 +19,9 @@ its interval against the rule-based players lies above 0. Shipping writes GAME-N
 GAME-Np.json into the package (card_envs.training.export), and docs/pretrained.md is rewritten
 from every card there. With --reuse, a stage whose run directory holds a finished run of the
 same train.py command (``pretrain_stage.json``) is kept, so a later stage can be rebuilt
-without the ones before it.
+without the ones before it. With --rejudge, the package's agents of --tables are judged again
+as they are, without training (for a card judged before the evaluation changed, its runs gone):
+their cards keep how they were trained and get the new results.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from __future__ import annotations
 import argparse
 import json
 import platform
+import shutil
 import sys
 import tempfile
 import time
@@ -33,7 +37,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from card_envs.agents.pretrained import DATA, file_stem
+from card_envs.agents.pretrained import DATA, PRETRAINED, file_stem
 from card_envs.agents.runs import is_finished
 from card_envs.core.registry import game_spec
 from card_envs.evaluation.gauntlet import gauntlet
@@ -135,9 +139,12 @@ recipe's run against three heuristic players ("Every game against its heuristic 
 Their cards add the head to head against the recipe's agent they started from. Each agent is
 judged against rule-based players at their default knobs in every other seat, beside a
 rule-based player in the same seats, and at 4 players against the gauntlet
-([gauntlet.md](gauntlet.md); in UNO and Chip It on duplicate deals since 2026-12-05, so the
-Chip It card's gauntlet, seats rotated, predates that). Mean rank reward (rank r of N gets 1 -
-2(r-1)/(N-1); 0 is the equal share) with 95% intervals.
+([gauntlet.md](gauntlet.md); in UNO and Chip It on duplicate deals). Mean rank reward (rank r
+of N gets 1 - 2(r-1)/(N-1); 0 is the equal share) with 95% intervals. Chip It's 4-player card
+was judged again on 2026-12-06 (`--rejudge`: the runs of its first stages are gone, so its head
+to head is the one judged when it shipped): on duplicate deals its 400 games cannot place its
+edge over three heuristic players, which 20,000 do (+0.021, +0.013..+0.030; learning.md, "The
+close line-ups over 20,000 games").
 
 The reward shaping of Tock's and Chip It's recipes was corrected on 2026-12-05 (its potential
 now returns to 0 at the end; [learning.md](learning.md), "The shaping paid for cards, not
@@ -255,9 +262,9 @@ def scaled(game: str, games: int) -> int:
     return games * EVALUATION_SCALE.get(game, 1)
 
 
-def judge(game: str, n: int, run: Path, args: argparse.Namespace) -> dict[str, Any]:
-    """The agent and a rule-based player in its seats against N-1 rule-based players; the gauntlet at 4."""
-    agent = f"greedy:{run}"
+def judge(game: str, n: int, agent: str, args: argparse.Namespace) -> dict[str, Any]:
+    """The agent (a policy spec) and a rule-based player in its seats against N-1 rule-based
+    players; the gauntlet at 4."""
     duplicate = game in DUPLICATE
     results: dict[str, Any] = {}
     for name, spec in (("agent", agent), ("rule_baseline", "rule")):
@@ -281,10 +288,10 @@ def judge(game: str, n: int, run: Path, args: argparse.Namespace) -> dict[str, A
     return results
 
 
-def head_to_head(game: str, run: Path, first_run: Path, args: argparse.Namespace) -> dict[str, Any]:
-    """``run``'s agent against ``first_run``'s at 4 players, two seats each, each judged over its
-    seats per game (``pool_copies``): issue 25's measure of what the further stages added."""
-    agent, before = f"greedy:{run}", f"greedy:{first_run}"
+def head_to_head(game: str, agent: str, first_run: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """``agent`` (a policy spec) against ``first_run``'s at 4 players, two seats each, each judged
+    over its seats per game (``pool_copies``): issue 25's measure of what the further stages added."""
+    before = f"greedy:{first_run}"
     played = tournament(
         game, [agent, before, agent, before], scaled(game, args.games), seed=args.seed + 3,
         workers=args.workers, duplicate=game in DUPLICATE, pool_copies=True,
@@ -308,9 +315,9 @@ def rebuild(game: str, n: int, args: argparse.Namespace) -> None:
         seconds += train_stage(settings, command, run, args.reuse)
         commands.append(command)
         steps += settings.run.timesteps
-    results = judge(game, n, run, args)
+    results = judge(game, n, f"greedy:{run}", args)
     if len(commands) > 1:  # the last stage's agent against the recipe's, two seats each
-        results["head_to_head"] = head_to_head(game, run, args.runs / file_stem(game, n), args)
+        results["head_to_head"] = head_to_head(game, f"greedy:{run}", args.runs / file_stem(game, n), args)
     beats = results["agent"]["low"] > 0
     if n != MAIN_PLAYERS and not beats:
         print("  not shipped: its interval against the rule-based players reaches 0 or below", flush=True)
@@ -332,6 +339,26 @@ def rebuild(game: str, n: int, args: argparse.Namespace) -> None:
     export_pretrained(run, args.out, card)
 
 
+def rejudge(game: str, n: int, args: argparse.Namespace) -> None:
+    """Judge the agent shipped for a table again, untrained (its runs may be gone), with today's
+    evaluation: its card's training stays, its results are replaced. The head to head against
+    the recipe's agent needs that run in --runs; without it the card's earlier one stays."""
+    path = args.out / f"{file_stem(game, n)}.json"
+    card = json.loads(path.read_text())
+    print(f"{file_stem(game, n)}: judged again", flush=True)
+    results = judge(game, n, PRETRAINED, args)
+    first = args.runs / file_stem(game, n)
+    if len(card["training"]["commands"]) > 1:
+        if is_finished(first):
+            results["head_to_head"] = head_to_head(game, PRETRAINED, first, args)
+        elif card["results"].get("head_to_head"):
+            print(f"  head to head kept from the card: no finished run in {display(first)}", flush=True)
+            results["head_to_head"] = card["results"]["head_to_head"]
+    card["results"] = {**results, "judged": date.today().isoformat()}
+    card["beats_rule_players"] = results["agent"]["low"] > 0
+    path.write_text(json.dumps(card, indent=2) + "\n")
+
+
 def interval(row: dict[str, Any]) -> str:
     return f"{row['mean_reward']:+.3f} ({row['low']:+.3f}..{row['high']:+.3f})"
 
@@ -348,6 +375,14 @@ def card_section(card: dict[str, Any]) -> list[str]:
         f"- **Trained by** {trained_by} ({training['max_timesteps']:,} PPO steps at most),"
         f" {training['seconds'] / 60:.1f} minutes of wall time on {training['machine']}, {training['date']}.",
         f"- **Rebuilt by** `{training['rebuild']}`.",
+        *(
+            [
+                f"- **Judged again** on {results['judged']}, untrained, with the evaluation of that day:"
+                f" `python bench/pretrain.py --rejudge --tables {file_stem(game, n)}`."
+            ]
+            if results.get("judged")
+            else []
+        ),
         f"- **Network**: {' -> '.join(str(s) for s in card['network']['sizes'])}"
         f" ({card['network']['activation']}), greedy.",
         f"- **Against {n - 1} rule-based player{'s' if n > 2 else ''}** at the default knobs,"
@@ -422,6 +457,11 @@ def main(argv: list[str] | None = None) -> None:
         "--quick", action="store_true", help="tiny runs and evaluations into a temporary folder"
     )
     parser.add_argument(
+        "--rejudge",
+        action="store_true",
+        help="judge the package's agents of --tables again without training, rewriting their cards",
+    )
+    parser.add_argument(
         "--reuse",
         action="store_true",
         help=f"keep a stage's run that the same train.py command trained ({STAGE_FILE})",
@@ -433,12 +473,26 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(str(error))
     if min(args.games, args.gauntlet_games) < 1 or args.minutes <= 0:
         parser.error("--games and --gauntlet-games must be >= 1 and --minutes above 0")
+    if args.rejudge:
+        missing = [file_stem(*t) for t in tables if not (DATA / f"{file_stem(*t)}.json").is_file()]
+        if missing:
+            parser.error(f"--rejudge: no shipped agent for {', '.join(missing)}")
+        if args.out != DATA and not args.quick:
+            parser.error("--rejudge judges the package's agents and rewrites their cards there; drop --out")
     if args.quick:
         scratch = Path(tempfile.mkdtemp(prefix="pretrain-"))
         args.runs, args.out, args.doc = scratch / "runs", scratch / "agents", scratch / "pretrained.md"
         args.games, args.gauntlet_games = 8, 4
+        if args.rejudge:  # the package's agents, their cards rewritten in the scratch folder
+            args.out.mkdir(parents=True)
+            for game, n in tables:
+                for suffix in (".json", ".npz"):
+                    shutil.copy(DATA / f"{file_stem(game, n)}{suffix}", args.out)
     for game, n in tables:
-        rebuild(game, n, args)
+        if args.rejudge:
+            rejudge(game, n, args)
+        else:
+            rebuild(game, n, args)
     write_doc(args.out, args.doc)
 
 

@@ -99,3 +99,13 @@ def test_the_departures_bench_prints_a_row_per_search() -> None:
     assert "`python bench/search_departures.py --quick`" in out
     rows = [line for line in out.splitlines() if line.startswith("| tock | `search:sims=4:horizon=200`")]
     assert len(rows) == 1 and rows[0].count("|") == 10
+
+
+def test_the_pretrain_bench_judges_a_shipped_agent_again_keeping_how_it_was_trained() -> None:
+    out = run_bench("bench/pretrain.py", "--rejudge", "--quick", "--tables", "uno-3p", "--workers", "1")
+    folder = Path(re.findall(r"wrote (\S+)pretrained\.md", out)[-1])
+    card = json.loads((folder / "agents" / "uno-3p.json").read_text())
+    shipped = json.loads((ROOT / "card_envs" / "agents" / "pretrained" / "uno-3p.json").read_text())
+    assert card["training"] == shipped["training"] and card["results"]["judged"]
+    assert 8 * 50 <= card["results"]["agent"]["games"] < 8 * 50 + 3  # --quick's 8 games, UNO's x50
+    assert "**Judged again** on" in (folder / "pretrained.md").read_text()

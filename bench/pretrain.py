@@ -353,7 +353,8 @@ def rejudge(game: str, n: int, args: argparse.Namespace) -> None:
             results["head_to_head"] = head_to_head(game, PRETRAINED, first, args)
         elif card["results"].get("head_to_head"):
             print(f"  head to head kept from the card: no finished run in {display(first)}", flush=True)
-            results["head_to_head"] = card["results"]["head_to_head"]
+            kept = card["results"]["head_to_head"]
+            results["head_to_head"] = {"judged": card["training"]["date"], **kept}  # its own date kept
     card["results"] = {**results, "judged": date.today().isoformat()}
     card["beats_rule_players"] = results["agent"]["low"] > 0
     path.write_text(json.dumps(card, indent=2) + "\n")
@@ -395,7 +396,8 @@ def card_section(card: dict[str, Any]) -> list[str]:
         lines.append(
             f"- **Head to head** against the agent of the first command alone, two seats each,"
             f" {duel['agent']['games']:,} games{' on duplicate deals' if duel['agent']['duplicate'] else ''}:"
-            f" **{interval(duel['agent'])}** against {interval(duel['recipe_agent'])}."
+            f" **{interval(duel['agent'])}** against {interval(duel['recipe_agent'])}"
+            + (f" (judged on {duel['judged']})." if duel.get("judged") else ".")
         )
     if results.get("gauntlet"):
         lines += [

@@ -102,10 +102,24 @@ def test_the_departures_bench_prints_a_row_per_search() -> None:
 
 
 def test_the_pretrain_bench_judges_a_shipped_agent_again_keeping_how_it_was_trained() -> None:
-    out = run_bench("bench/pretrain.py", "--rejudge", "--quick", "--tables", "uno-3p", "--workers", "1")
+    out = run_bench(
+        "bench/pretrain.py", "--rejudge", "--quick", "--tables", "uno-3p,uno-4p", "--workers", "1"
+    )
     folder = Path(re.findall(r"wrote (\S+)pretrained\.md", out)[-1])
-    card = json.loads((folder / "agents" / "uno-3p.json").read_text())
-    shipped = json.loads((ROOT / "card_envs" / "agents" / "pretrained" / "uno-3p.json").read_text())
-    assert card["training"] == shipped["training"] and card["results"]["judged"]
-    assert 8 * 50 <= card["results"]["agent"]["games"] < 8 * 50 + 3  # --quick's 8 games, UNO's x50
-    assert "**Judged again** on" in (folder / "pretrained.md").read_text()
+    cards = {
+        stem: json.loads((folder / "agents" / f"{stem}.json").read_text()) for stem in ("uno-3p", "uno-4p")
+    }
+    shipped = {
+        stem: json.loads((ROOT / "card_envs" / "agents" / "pretrained" / f"{stem}.json").read_text())
+        for stem in cards
+    }
+    for stem, card in cards.items():
+        assert card["training"] == shipped[stem]["training"] and card["results"]["judged"]
+    assert 8 * 50 <= cards["uno-3p"]["results"]["agent"]["games"] < 8 * 50 + 3  # --quick's 8, UNO's x50
+    # the recipe's run is not in the scratch folder: the card's head to head stays, dated
+    duel, before = cards["uno-4p"]["results"]["head_to_head"], shipped["uno-4p"]["results"]["head_to_head"]
+    assert duel["agent"] == before["agent"] and duel["judged"] == before.get(
+        "judged", shipped["uno-4p"]["training"]["date"]
+    )
+    text = (folder / "pretrained.md").read_text()
+    assert text.count("**Judged again** on") == 2 and f"(judged on {duel['judged']})" in text

@@ -94,7 +94,7 @@ def row(game: str, spec: str, found: Departures, reruns: int) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", default="tock", choices=sorted(("tock", "uno", "chipit")))
+    parser.add_argument("--game", default="tock", choices=("tock", "uno", "chipit"))
     parser.add_argument("--specs", help="search specs, comma-separated (default: the game's in SPECS)")
     parser.add_argument("--games", type=int, default=200, help="games per spec (default: 200)")
     parser.add_argument("--reruns", type=int, default=6, help="searches again per position (default: 6)")

@@ -24,12 +24,13 @@ UNSHIPPED = ("chipit", 2)
 
 @pytest.fixture
 def unshipped_table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, int]]:
-    """(game, players) of a table without a shipped agent: the package's agents are copied but
-    that one, and the copy stands in for the package's folder while the test runs."""
+    """(game, players) of a table without a shipped agent: the package's cards are copied but
+    that one's, and the copy stands in for the package's folder while the test runs (what a
+    refusal reads: the cards name the tables that have an agent)."""
     hidden = pretrained.file_stem(*UNSHIPPED)
-    for path in pretrained.DATA.glob("*-*p.*"):
-        if path.stem != hidden:
-            shutil.copy(path, tmp_path / path.name)
+    for card in pretrained.DATA.glob("*.json"):
+        if card.stem != hidden:
+            shutil.copy(card, tmp_path / card.name)
     monkeypatch.setattr(pretrained, "DATA", tmp_path)
     pretrained.load_pretrained.cache_clear()
     yield UNSHIPPED

@@ -173,6 +173,18 @@ def test_the_pretrain_bench_reuses_a_stage_only_when_the_same_command_trained_it
     assert json.loads((run / bench.STAGE_FILE).read_text())["command"] == "python train.py A"
 
 
+@pytest.mark.parametrize(
+    ("table", "recipe"),
+    [(("chipit", 2), "full"), (("chipit", 3), "quick"), (("tock", 3), "full"), (("uno", 4), "full")],
+)
+def test_the_pretrain_bench_trains_the_tables_of_full_recipe_with_it(table, recipe):
+    """FULL_RECIPE names whole games (Tock) and single tables (Chip It at 2 players)."""
+    bench = load_script("bench/pretrain.py")
+    args = type("Args", (), {"seed": 0, "quick": False, "minutes": 15.0})()
+    settings, command = bench.training_settings(*table, args)
+    assert f"--recipe {recipe} " in command and settings.recipe == recipe
+
+
 @pytest.mark.parametrize("game", ["chipit", "uno"])
 def test_each_further_stage_continues_the_run_before_and_its_command_trains_the_same(tmp_path, game):
     """The further stages (Chip It: a league, then heuristic players; UNO: heuristic players)

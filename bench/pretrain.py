@@ -7,13 +7,14 @@
 
 Per table: train with the game's recipe (``--recipe full`` at 4 players, the benchmark's; at
 other tables ``quick``, or ``full`` for a game or table of FULL_RECIPE, with at most --minutes of
-wall time, imitation included); at 4 players, a game of FOLLOW_STAGES then trains on from that
-run in further stages against the players it loses to (Chip It: a league, then heuristic
-players; UNO: heuristic players; into ``GAME-4p-NAME``); then judge the agent playing its most
-probable move: --games games against N-1 rule-based players at their default knobs, seats
-rotated (duplicate deals where they narrow the interval), beside a rule-based player in the
-same seats and deals; at 4 players also the gauntlet (card_envs.evaluation.gauntlet,
---gauntlet-games per line-up, on duplicate deals likewise; both times EVALUATION_SCALE). A
+wall time, imitation included); a table of FOLLOW_STAGES then trains on from that run in further
+stages against the players it loses to (Chip It at 4 players: a league, then heuristic players;
+UNO at 4 and Chip It at 2: heuristic players; into ``GAME-Np-NAME``); then judge the agent
+playing its most probable move: --games games against N-1 rule-based players at their default
+knobs, seats rotated (duplicate deals where they narrow the interval), beside a rule-based
+player in the same seats and deals; at 4 players also the gauntlet
+(card_envs.evaluation.gauntlet, --gauntlet-games per line-up, on duplicate deals likewise; both
+times EVALUATION_SCALE), elsewhere after further stages against heuristic players, N-1 of them. A
 4-player agent always ships (the strongest the recipe gives); at another table it ships only if
 its interval against the rule-based players lies above 0. Shipping writes GAME-Np.npz and
 GAME-Np.json into the package (card_envs.training.export), and docs/pretrained.md is rewritten
@@ -72,26 +73,32 @@ MAIN_PLAYERS = 4
 #: players stayed level with the rule-based player, its full one in 15 minutes beats it
 #: (docs/learning.md, "Chip It at 2 players on its full recipe")
 FULL_RECIPE = ("tock", "chipit-2p")
-#: games whose 4-player agent trains on from the recipe's run in further stages, each from the run
-#: before it (into GAME-4p-NAME; ``seed_offset`` is added to --seed). Chip It: a league with the
-#: heuristic player in its pool, the hardest entries drawn most (docs/learning.md, "A steeper
+#: tables whose agent trains on from the recipe's run in further stages, each from the run before
+#: it (into GAME-Np-NAME; ``seed_offset`` is added to --seed). Chip It at 4 players: a league with
+#: the heuristic player in its pool, the hardest entries drawn most (docs/learning.md, "A steeper
 #: league": it beat the recipe's agent head to head), then 7.5M steps against three heuristic
 #: players, in three runs as they were found ("Against the heuristic player at full speed": the
-#: gauntlet's every line-up beaten, the league's agent beaten head to head). UNO: 7.5M steps
-#: against three heuristic players, in three runs ("Every game against its heuristic players":
-#: the heuristic players beaten on duplicate deals)
+#: gauntlet's every line-up beaten, the league's agent beaten head to head). UNO at 4 players:
+#: 7.5M steps against three heuristic players, in three runs ("Every game against its heuristic
+#: players": the heuristic players beaten on duplicate deals). Chip It at 2 players: 5M steps
+#: against the heuristic player, far ahead of the recipe's agent, in two runs ("Chip It at 2
+#: players on its full recipe": the gap to it cut by two thirds)
 FOLLOW_STAGES: dict[str, tuple[dict[str, Any], ...]] = {
-    "chipit": (
+    "chipit-4p": (
         {"name": "league", "opponents": ["league"], "league_others": ("heuristic",),
          "league_exponent": 6.0, "league_floor": 0.001, "timesteps": 860_160, "seed_offset": 0},
         {"name": "heuristic", "opponents": ["heuristic"], "timesteps": 2_500_000, "seed_offset": 3},
         {"name": "heuristic2", "opponents": ["heuristic"], "timesteps": 2_500_000, "seed_offset": 4},
         {"name": "heuristic3", "opponents": ["heuristic"], "timesteps": 2_500_000, "seed_offset": 5},
     ),
-    "uno": (
+    "uno-4p": (
         {"name": "heuristic", "opponents": ["heuristic"], "timesteps": 2_500_000, "seed_offset": 1},
         {"name": "heuristic2", "opponents": ["heuristic"], "timesteps": 2_500_000, "seed_offset": 2},
         {"name": "heuristic3", "opponents": ["heuristic"], "timesteps": 2_500_000, "seed_offset": 3},
+    ),
+    "chipit-2p": (
+        {"name": "heuristic", "opponents": ["heuristic"], "timesteps": 2_500_000, "seed_offset": 1},
+        {"name": "heuristic2", "opponents": ["heuristic"], "timesteps": 2_500_000, "seed_offset": 2},
     ),
 }  # fmt: skip
 #: the train.py option of each stage setting (lists comma-separated; --timesteps after --init-from)
@@ -135,7 +142,9 @@ players, where the agent ships only if it beats the rule-based players with its 
 heuristic player and draws the entries it does worst against most often
 ([learning.md](learning.md), "A steeper league"), then against three heuristic players
 ("Against the heuristic player at full speed"); UNO's 4-player agent trains on from the
-recipe's run against three heuristic players ("Every game against its heuristic players").
+recipe's run against three heuristic players ("Every game against its heuristic players"), and
+Chip It's 2-player agent against the heuristic player ("Chip It at 2 players on its full
+recipe"; its card adds how it does against that player).
 Their cards add the head to head against the recipe's agent they started from. Each agent is
 judged against rule-based players at their default knobs in every other seat, beside a
 rule-based player in the same seats, and at 4 players against the gauntlet
@@ -195,20 +204,20 @@ def training_settings(game: str, n: int, args: argparse.Namespace) -> tuple[Trai
 
 
 def stage_settings(
-    game: str, stage: dict[str, Any], before: Path, args: argparse.Namespace
+    game: str, n: int, stage: dict[str, Any], before: Path, args: argparse.Namespace
 ) -> tuple[TrainSettings, str]:
-    """A further stage's settings, continuing the run ``before``, and its train.py line."""
+    """A further stage's settings at an ``n``-player table, continuing the run ``before``, and
+    its train.py line."""
     given = {key: value for key, value in stage.items() if key in STAGE_FLAGS}
     seed = args.seed + stage["seed_offset"]
     options: dict[str, Any] = {
-        "game": game, "num_players": MAIN_PLAYERS, "recipe": "full", "seed": seed,
-        "init_from": str(before), **given,
+        "game": game, "num_players": n, "recipe": "full", "seed": seed, "init_from": str(before), **given,
     }  # fmt: skip
     flags = " ".join(
         f"{STAGE_FLAGS[key]} {flag_value(value)}" for key, value in given.items() if key != "timesteps"
     )
     command = (
-        f"python train.py --game {game} --players {MAIN_PLAYERS} {flags}"
+        f"python train.py --game {game} --players {n} {flags}"
         f" --init-from {display(before)} --timesteps {stage['timesteps']} --seed {seed}"
     )
     if args.quick:
@@ -264,12 +273,16 @@ def scaled(game: str, games: int) -> int:
 
 def judge(game: str, n: int, agent: str, args: argparse.Namespace) -> dict[str, Any]:
     """The agent (a policy spec) and a rule-based player in its seats against N-1 rule-based
-    players; the gauntlet at 4."""
+    players; the gauntlet at 4; elsewhere, where further stages trained against heuristic
+    players, the agent against N-1 of those."""
     duplicate = game in DUPLICATE
     results: dict[str, Any] = {}
-    for name, spec in (("agent", agent), ("rule_baseline", "rule")):
+    matches = [("agent", agent, "rule"), ("rule_baseline", "rule", "rule")]
+    if n != MAIN_PLAYERS and file_stem(game, n) in FOLLOW_STAGES:
+        matches.append(("against_heuristic", agent, "heuristic"))
+    for name, spec, others in matches:
         played = tournament(
-            game, [spec, *["rule"] * (n - 1)], scaled(game, args.games), seed=args.seed + 1,
+            game, [spec, *[others] * (n - 1)], scaled(game, args.games), seed=args.seed + 1,
             workers=args.workers, duplicate=duplicate,
         )  # fmt: skip
         results[name] = estimate(played)
@@ -288,12 +301,13 @@ def judge(game: str, n: int, agent: str, args: argparse.Namespace) -> dict[str, 
     return results
 
 
-def head_to_head(game: str, agent: str, first_run: Path, args: argparse.Namespace) -> dict[str, Any]:
-    """``agent`` (a policy spec) against ``first_run``'s at 4 players, two seats each, each judged
-    over its seats per game (``pool_copies``): issue 25's measure of what the further stages added."""
+def head_to_head(game: str, n: int, agent: str, first_run: Path, args: argparse.Namespace) -> dict[str, Any]:
+    """``agent`` (a policy spec) against ``first_run``'s at ``n`` players in alternate seats, each
+    judged over its seats per game (``pool_copies``): issue 25's measure of what the further
+    stages added."""
     before = f"greedy:{first_run}"
     played = tournament(
-        game, [agent, before, agent, before], scaled(game, args.games), seed=args.seed + 3,
+        game, [(agent, before)[seat % 2] for seat in range(n)], scaled(game, args.games), seed=args.seed + 3,
         workers=args.workers, duplicate=game in DUPLICATE, pool_copies=True,
     )  # fmt: skip
     result = {"agent": estimate(played, 0), "recipe_agent": estimate(played, 1)}
@@ -307,17 +321,16 @@ def rebuild(game: str, n: int, args: argparse.Namespace) -> None:
     print(f"{file_stem(game, n)}: {command}", flush=True)
     seconds = train_stage(settings, command, run, args.reuse)
     commands, steps = [command], settings.run.timesteps
-    stages = FOLLOW_STAGES.get(game, ()) if n == MAIN_PLAYERS else ()
-    for stage in stages:
-        settings, command = stage_settings(game, stage, run, args)
+    for stage in FOLLOW_STAGES.get(file_stem(game, n), ()):
+        settings, command = stage_settings(game, n, stage, run, args)
         run = args.runs / f"{file_stem(game, n)}-{stage['name']}"
         print(f"  then: {command}", flush=True)
         seconds += train_stage(settings, command, run, args.reuse)
         commands.append(command)
         steps += settings.run.timesteps
     results = judge(game, n, f"greedy:{run}", args)
-    if len(commands) > 1:  # the last stage's agent against the recipe's, two seats each
-        results["head_to_head"] = head_to_head(game, f"greedy:{run}", args.runs / file_stem(game, n), args)
+    if len(commands) > 1:  # the last stage's agent against the recipe's, in alternate seats
+        results["head_to_head"] = head_to_head(game, n, f"greedy:{run}", args.runs / file_stem(game, n), args)
     beats = results["agent"]["low"] > 0
     if n != MAIN_PLAYERS and not beats:
         print("  not shipped: its interval against the rule-based players reaches 0 or below", flush=True)
@@ -350,7 +363,7 @@ def rejudge(game: str, n: int, args: argparse.Namespace) -> None:
     first = args.runs / file_stem(game, n)
     if len(card["training"]["commands"]) > 1:
         if is_finished(first):
-            results["head_to_head"] = head_to_head(game, PRETRAINED, first, args)
+            results["head_to_head"] = head_to_head(game, n, PRETRAINED, first, args)
         elif card["results"].get("head_to_head"):
             print(f"  head to head kept from the card: no finished run in {display(first)}", flush=True)
             kept = card["results"]["head_to_head"]
@@ -391,10 +404,16 @@ def card_section(card: dict[str, Any]) -> list[str]:
         f" mean reward **{interval(agent)}**, win rate {agent['win_rate']:.1%}; a rule-based player in the"
         f" same seats: {interval(baseline)}.",
     ]
+    if results.get("against_heuristic"):
+        rival = results["against_heuristic"]
+        lines.append(
+            f"- **Against {n - 1} heuristic player{'s' if n > 2 else ''}**, {rival['games']:,} games{deals}:"
+            f" **{interval(rival)}**, win rate {rival['win_rate']:.1%}."
+        )
     if results.get("head_to_head"):
         duel = results["head_to_head"]
         lines.append(
-            f"- **Head to head** against the agent of the first command alone, two seats each,"
+            f"- **Head to head** against the agent of the first command alone, in alternate seats,"
             f" {duel['agent']['games']:,} games{' on duplicate deals' if duel['agent']['duplicate'] else ''}:"
             f" **{interval(duel['agent'])}** against {interval(duel['recipe_agent'])}"
             + (f" (judged on {duel['judged']})." if duel.get("judged") else ".")

@@ -185,30 +185,66 @@ def test_the_pretrain_bench_trains_the_tables_of_full_recipe_with_it(table, reci
     assert f"--recipe {recipe} " in command and settings.recipe == recipe
 
 
-@pytest.mark.parametrize("game", ["chipit", "uno"])
-def test_each_further_stage_continues_the_run_before_and_its_command_trains_the_same(tmp_path, game):
-    """The further stages (Chip It: a league, then heuristic players; UNO: heuristic players)
-    continue the run before without imitating again, and train.py given the card's command line
-    builds the same settings."""
+@pytest.mark.parametrize("table", ["chipit-4p", "uno-4p", "chipit-2p"])
+def test_each_further_stage_continues_the_run_before_and_its_command_trains_the_same(tmp_path, table):
+    """The further stages (Chip It at 4 players: a league, then heuristic players; UNO at 4 and
+    Chip It at 2: heuristic players) continue the run before at the same table without imitating
+    again, and train.py given the card's command line builds the same settings."""
     from card_envs.cli.train import build_parser, settings_from
 
     bench = load_script("bench/pretrain.py")
+    game, n = bench.parse_table(table)
     args = type("Args", (), {"seed": 3, "quick": False})()
-    before = tmp_path / f"{game}-4p"
-    stages = bench.FOLLOW_STAGES[game]
-    expected = {"chipit": [["league"], *[["heuristic"]] * 3], "uno": [["heuristic"]] * 3}
-    assert [stage["opponents"] for stage in stages] == expected[game]
+    before = tmp_path / table
+    stages = bench.FOLLOW_STAGES[table]
+    expected = {
+        "chipit-4p": [["league"], *[["heuristic"]] * 3],
+        "uno-4p": [["heuristic"]] * 3,
+        "chipit-2p": [["heuristic"]] * 2,
+    }
+    assert [stage["opponents"] for stage in stages] == expected[table]
     for stage in stages:
-        settings, command = bench.stage_settings(game, stage, before, args)
+        settings, command = bench.stage_settings(game, n, stage, before, args)
         assert settings.run.init_from == str(before) and settings.teacher() == ""
+        assert settings.num_players == n and f"--players {n} " in command
         assert f"--init-from {before}" in command and command.endswith(f"--seed {3 + stage['seed_offset']}")
         parsed = settings_from(build_parser().parse_args(command.split()[2:]), {})
         assert parsed.as_json() == settings.as_json(), command
-        before = tmp_path / f"{game}-4p-{stage['name']}"
+        before = tmp_path / f"{table}-{stage['name']}"
 
 
 def test_chipits_first_further_stage_is_a_league_with_the_heuristic_player(tmp_path):
     bench = load_script("bench/pretrain.py")
     args = type("Args", (), {"seed": 3, "quick": False})()
-    league, _ = bench.stage_settings("chipit", bench.FOLLOW_STAGES["chipit"][0], tmp_path, args)
+    league, _ = bench.stage_settings("chipit", 4, bench.FOLLOW_STAGES["chipit-4p"][0], tmp_path, args)
     assert league.trains_in_league() and league.league.others == ("heuristic",)
+
+
+def test_a_table_trained_on_against_heuristic_players_is_judged_against_them(monkeypatch):
+    """Away from 4 players (no gauntlet there), a table whose further stages trained against
+    heuristic players is judged against them too, and its card section says how it did."""
+    from types import SimpleNamespace
+
+    bench = load_script("bench/pretrain.py")
+    played: list[list[str]] = []
+
+    def fake_tournament(game, seats, games, **kw):
+        played.append(list(seats))
+        share = SimpleNamespace(value=0.5, low=0.4, high=0.6)
+        agent = SimpleNamespace(mean_reward=SimpleNamespace(value=0.1, low=0.0, high=0.2), win_rate=share)
+        return SimpleNamespace(agents=[agent], games=games, duplicate=True)
+
+    monkeypatch.setattr(bench, "tournament", fake_tournament)
+    args = SimpleNamespace(games=10, seed=0, workers=1)
+    results = bench.judge("chipit", 2, "greedy:RUN", args)
+    assert ["greedy:RUN", "heuristic"] in played and "against_heuristic" in results
+    played.clear()
+    assert "against_heuristic" not in bench.judge("chipit", 3, "greedy:RUN", args)  # no stages there
+    assert all("heuristic" not in seats for seats in played)
+    card = {
+        "game": "chipit", "num_players": 2, "network": {"sizes": [1, 2], "activation": "tanh"},
+        "training": {"commands": ["python train.py"], "rebuild": "r", "seconds": 60, "max_timesteps": 1,
+                     "date": "2026-12-06", "machine": "m"},
+        "results": results,
+    }  # fmt: skip
+    assert any(line.startswith("- **Against 1 heuristic player**") for line in bench.card_section(card))

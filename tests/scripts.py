@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 from types import ModuleType
 
@@ -11,10 +12,12 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def load_script(relative_path: str) -> ModuleType:
     """The script at ``relative_path`` (from the repository root), executed as a fresh module:
-    examples and benches are files, not a package."""
+    examples and benches are files, not a package. It is registered in ``sys.modules`` while it
+    runs, as an import would, so its dataclasses can resolve their annotations."""
     path = ROOT / relative_path
     spec = importlib.util.spec_from_file_location(path.stem, path)
     assert spec is not None and spec.loader is not None, path
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
     spec.loader.exec_module(module)
     return module

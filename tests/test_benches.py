@@ -101,6 +101,13 @@ def test_the_departures_bench_prints_a_row_per_search() -> None:
     assert len(rows) == 1 and rows[0].count("|") == 10
 
 
+def test_the_knock_values_bench_prints_a_row_per_pass() -> None:
+    out = run_bench("bench/knock_values.py", "--quick", "--workers", "1", "--order")
+    assert "`python bench/knock_values.py --quick --workers 1 --order`" in out
+    rows = [line for line in out.splitlines() if line.startswith("| observation and order | 1 |")]
+    assert len(rows) == 1 and rows[0].count("|") == 7
+
+
 def test_the_pretrain_bench_judges_a_shipped_agent_again_keeping_how_it_was_trained() -> None:
     out = run_bench(
         "bench/pretrain.py", "--rejudge", "--quick", "--tables", "uno-3p,uno-4p", "--workers", "1"

@@ -128,7 +128,7 @@ def collect(seed: int, seconds: float, order: bool) -> Windows:
         ended = batch.step(actions, main).ended  # an ended game is dealt again in its row
         game_of[ended] = games + played + np.arange(int(ended.sum()))
         played += int(ended.sum())
-    width = 243 + (PLAYERS * 2 * DEPTH if order else 0)
+    width = batch.reference.observation_size + (PLAYERS * 2 * DEPTH if order else 0)
     if not features:
         return Windows(np.zeros((0, width), np.uint8), np.zeros(0, np.float32), np.zeros(0, np.int64), played)
     return Windows(np.concatenate(features), np.concatenate(values), np.concatenate(ids), played)

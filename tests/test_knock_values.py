@@ -45,7 +45,7 @@ def test_the_order_it_adds_is_each_pile_and_stack_from_the_top_as_the_engine_hol
 def test_it_values_a_knock_at_each_knock_window_of_seat_0_and_keeps_workers_games_apart() -> None:
     parts = [bench.collect(seed, 2.0, order=True) for seed in (1, 2)]
     for part in parts:
-        assert part.d.size and part.features.shape == (part.d.size, 243 + 4 * 2 * bench.DEPTH)
+        assert part.d.size and part.features.shape == (part.d.size, LAYOUT.size + 4 * 2 * bench.DEPTH)
         phase = part.features[:, LAYOUT.slices["phase"]]
         turn = part.features[:, LAYOUT.slices["turn"]]
         assert (phase[:, 1] == 1).all() and (turn[:, 0] != 1).all()  # a knock window, another's move

@@ -12,8 +12,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def load_script(relative_path: str) -> ModuleType:
     """The script at ``relative_path`` (from the repository root), executed as a fresh module:
-    examples and benches are files, not a package. It is registered in ``sys.modules`` while it
-    runs, as an import would, so its dataclasses can resolve their annotations."""
+    examples and benches are files, not a package. It is registered in ``sys.modules`` under its
+    file's stem, as an import would register it, so its dataclasses can resolve their annotations."""
     path = ROOT / relative_path
     spec = importlib.util.spec_from_file_location(path.stem, path)
     assert spec is not None and spec.loader is not None, path

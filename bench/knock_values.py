@@ -2,6 +2,7 @@
 
     python bench/knock_values.py --minutes 20 --workers 2            # the table's observation
     python bench/knock_values.py --minutes 20 --workers 2 --order    # and the piles' and stacks' order
+    python bench/knock_values.py --minutes 9 --workers 2 --horizon 200  # valued as the search values
     python bench/knock_values.py --quick                             # a smoke run
 
 Four lapse-free rule-based players (the gauntlet's hardest Tock line-up, which a search beats
@@ -10,12 +11,14 @@ knocking at random in ``EXPLORE`` of its windows so that the positions after a k
 too. At every knock window of seat 0 the position is copied into two rows with the same
 generator (common random numbers), KNOCK is played in one and PASS in the other, and both are
 played to the end by the same players: ``d``, seat 0's rank reward after the knock minus after
-the pass, is a noisy, unbiased sample of what knocking there is worth. A network (the shipped
-agents' 256-256 tanh body) is fitted to ``d`` from seat 0's observation (with ``--order``,
-also the top ``DEPTH`` cards of every open pile and every stack, in order: everything public
-that the observation gives as counts), on nine games in ten; the tenth, held out by whole
-games (windows of one game look alike, so a split by window flatters the fit), says whether the
-windows it picks as worth a knock are. Figures go to docs/search.md with this command.
+the pass, is a noisy, unbiased sample of what knocking there is worth (with ``--horizon H``, of
+what it is worth H actions later by the game's truncation ranks: what the search's rollouts
+measure). A network (the shipped agents' 256-256 tanh body) is fitted to ``d`` from seat 0's
+observation (with ``--order``, also the top ``DEPTH`` cards of every open pile and every
+stack, in order: everything public that the observation gives as counts), on nine games in
+ten; the tenth, held out by whole games (windows of one game look alike, so a split by window
+flatters the fit), says whether the windows it picks as worth a knock are. Figures go to
+docs/search.md with this command.
 """
 
 from __future__ import annotations
@@ -86,12 +89,16 @@ def order_features(state: TockArrays, rows: np.ndarray) -> np.ndarray:
 
 
 def knock_values(
-    batch: BatchedGame, windows: np.ndarray, scratch: np.ndarray, twin: BatchedPolicy
+    batch: BatchedGame, windows: np.ndarray, scratch: np.ndarray, twin: BatchedPolicy, horizon: int | None
 ) -> np.ndarray:
-    """``d`` at each of ``windows`` (rows of ``batch``), played out in two ``scratch`` rows each."""
+    """``d`` at each of ``windows`` (rows of ``batch``), played out in two ``scratch`` rows each, to
+    the end or for ``horizon`` actions (then ranked by the game's truncation ranks, as the search's
+    rollouts are)."""
     for i, row in enumerate(windows.tolist()):
         batch.copy_row(row, scratch[2 * i : 2 * i + 2])
     rows = scratch[: 2 * windows.size]
+    if horizon is not None:  # the batch cuts a game at max_steps: bring the cut ``horizon`` near
+        batch.steps[rows] = np.maximum(batch.steps[rows], batch.max_steps - horizon)
     moves = np.tile(np.array([KNOCK, PASS], np.int64), windows.size)
     ranks = batch.step(moves, rows, reset_ended=False).ranks
     live = rows[batch.masks[rows].any(axis=1)]
@@ -102,7 +109,7 @@ def knock_values(
     return (reward[0::2] - reward[1::2]).astype(np.float32)
 
 
-def collect(seed: int, seconds: float, order: bool) -> Windows:
+def collect(seed: int, seconds: float, order: bool, horizon: int | None = None) -> Windows:
     """Lapse-free games for about ``seconds``, the value of a knock at each of seat 0's windows."""
     games = GAMES_AT_ONCE
     batch = BatchedGame("tock", games * 3, PLAYERS)
@@ -121,7 +128,7 @@ def collect(seed: int, seconds: float, order: bool) -> Windows:
             if order:
                 seen = np.concatenate([seen, order_features(batch.kernels.state, windows)], axis=1)
             features.append(seen)
-            values.append(knock_values(batch, windows, scratch, twin))
+            values.append(knock_values(batch, windows, scratch, twin, horizon))
             ids.append(game_of[windows])
         actions = twin.act(batch.observations[main], batch.masks[main], batch.generators, main)
         actions[np.isin(main, windows) & (rng.random(games) < EXPLORE)] = KNOCK
@@ -192,12 +199,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=21)
     parser.add_argument("--quick", action="store_true", help="a few seconds of games, one epoch")
     parser.add_argument("--save", type=Path, help="write the fitted network's weights here")
+    parser.add_argument(
+        "--horizon", type=int, help="play each copy this many actions (the search's 200), not to the end"
+    )
     args = parser.parse_args(argv)
-    if args.minutes <= 0 or args.workers < 1 or args.epochs < 1:
-        parser.error("--minutes must be above 0, --workers and --epochs at least 1")
+    if (
+        args.minutes <= 0
+        or args.workers < 1
+        or args.epochs < 1
+        or (args.horizon is not None and args.horizon < 1)
+    ):
+        parser.error("--minutes must be above 0, --workers, --epochs and --horizon at least 1")
     seconds, epochs = (5.0, 1) if args.quick else (args.minutes * 60, args.epochs)
     with worker_pool(args.workers) as pool:
-        jobs = [pool.submit(collect, args.seed + i, seconds, args.order) for i in range(args.workers)]
+        jobs = [
+            pool.submit(collect, args.seed + i, seconds, args.order, args.horizon)
+            for i in range(args.workers)
+        ]
         windows = Windows.concatenate([job.result() for job in jobs])
     features = "observation and order" if args.order else "observation"
     print(f"{windows.played:,} games, {windows.d.size:,} knock windows of seat 0;", end=" ")

@@ -55,3 +55,24 @@ def test_it_values_a_knock_at_each_knock_window_of_seat_0_and_keeps_workers_game
     both = bench.Windows.concatenate(parts)
     assert both.d.size == sum(p.d.size for p in parts) and both.played == sum(p.played for p in parts)
     assert not set(both.games[: parts[0].d.size]) & set(both.games[parts[0].d.size :])
+
+
+def test_with_a_horizon_each_copy_is_cut_that_many_actions_after_the_window() -> None:
+    batch = BatchedGame("tock", 64, 4)
+    batch.reset(5)
+    twin = batched_policy(make_policy(bench.LAPSE_FREE, "tock", 4))
+    rows = np.arange(16, dtype=np.int64)
+    for _ in range(400):  # until some of the first 16 games wait on seat 0's knock
+        windows = rows[(batch.current_players[rows] == 0) & (batch.masks[rows, 8] > 0)]
+        if windows.size:
+            break
+        batch.step(twin.act(batch.observations[rows], batch.masks[rows], batch.generators, rows), rows)
+    assert windows.size
+    scratch = np.arange(16, 64, dtype=np.int64)
+    d = bench.knock_values(batch, windows, scratch, twin, horizon=3)
+    played = scratch[: 2 * windows.size]
+    cut = batch.max_steps
+    assert (
+        d.shape == (windows.size,) and ((batch.steps[played] >= cut - 3) & (batch.steps[played] <= cut)).all()
+    )
+    assert not batch.masks[played].any()  # every copy ended within its 3 actions (cut, or over)

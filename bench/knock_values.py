@@ -36,6 +36,7 @@ from card_envs.agents.pretrained import load_pretrained
 from card_envs.batched import BatchedGame, rank_rewards_batch
 from card_envs.batched.policy import BatchedPolicy, batched_policy
 from card_envs.core.processes import worker_pool
+from card_envs.games.tock.cards import TOP_CARD
 from card_envs.games.tock.encoding import KNOCK, PASS
 from card_envs.games.tock.kernels import PILE_LEN, PILE_START, STACK_LEN, WRAP, TockArrays
 
@@ -45,8 +46,6 @@ LAPSE_FREE = "rule:vigilance=1.0:false_knock_rate=0.0:cheat_rate=0.0"
 EXPLORE = 0.02
 #: cards of each pile and stack, from the top, that ``--order`` adds
 DEPTH = 16
-#: a card's value is at most 21 (the El Travieso)
-TOP_CARD = 21
 #: games played side by side in a worker's batch
 GAMES_AT_ONCE = 256
 #: predicted gains at which the held-out windows are read
@@ -93,7 +92,8 @@ def knock_values(
 ) -> np.ndarray:
     """``d`` at each of ``windows`` (rows of ``batch``), played out in two ``scratch`` rows each, to
     the end or for ``horizon`` actions (then ranked by the game's truncation ranks, as the search's
-    rollouts are)."""
+    rollouts are). The search's ``BatchedRollouts`` starts from engines; these positions are rows
+    already, so they are copied in the batch, not made into engines and loaded back."""
     for i, row in enumerate(windows.tolist()):
         batch.copy_row(row, scratch[2 * i : 2 * i + 2])
     rows = scratch[: 2 * windows.size]

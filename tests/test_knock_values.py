@@ -8,7 +8,7 @@ import numpy as np
 from card_envs.agents import make_policy
 from card_envs.batched import BatchedGame
 from card_envs.batched.policy import batched_policy
-from card_envs.games.tock.encoding import LAYOUT
+from card_envs.games.tock.encoding import KNOCK, LAYOUT
 from tests.scripts import load_script
 
 bench = load_script("bench/knock_values.py")
@@ -63,7 +63,7 @@ def test_with_a_horizon_each_copy_is_cut_that_many_actions_after_the_window() ->
     twin = batched_policy(make_policy(bench.LAPSE_FREE, "tock", 4))
     rows = np.arange(16, dtype=np.int64)
     for _ in range(400):  # until some of the first 16 games wait on seat 0's knock
-        windows = rows[(batch.current_players[rows] == 0) & (batch.masks[rows, 8] > 0)]
+        windows = rows[(batch.current_players[rows] == 0) & (batch.masks[rows, KNOCK] > 0)]
         if windows.size:
             break
         batch.step(twin.act(batch.observations[rows], batch.masks[rows], batch.generators, rows), rows)

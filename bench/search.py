@@ -15,9 +15,13 @@ Parts (--part, repeatable; default all):
 * ``duel``: our search against OpenSpiel's ISMCTSBot head to head (2 seats each, 4 players,
   seats rotated), both rolling out with the rule-based players, at equal simulations and at
   equal time per move (ours given the mean time ISMCTSBot took a move);
-* ``strength``: ``search:sims=B`` (with the game's :data:`KNOBS`) against three rule-based players
-  at their default knobs, at each budget B, --games games (duplicate deals for UNO and Chip It,
-  where they narrow the interval: docs/evaluation.md), beside a rule-based player and the
+* ``horizon``: where a rollout stops: ``search:sims=B`` at the first budget with each horizon of
+  --horizons (``none``: to the end of the game) against three lapse-free rule-based players
+  (--strong-games games each, the same seeds for every horizon), the players a search is most
+  easily fooled by: they break no rule and miss no knock;
+* ``strength``: ``search:sims=B`` (the game's search defaults, and :data:`KNOBS`) against three
+  rule-based players at their default knobs, at each budget B, --games games (duplicate deals
+  for UNO and Chip It, where they narrow the interval: docs/evaluation.md), beside a rule-based player and the
   pretrained agent in the same seats; the same search seeing every hand (``perfect=true``) at
   the first budget: an upper bound on what seeing more would give; and at the first budget
   against players it never modelled: three lapse-free rule-based players, and three heuristic
@@ -53,24 +57,18 @@ from card_envs.evaluation.tournament import TournamentResult, tournament
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "search.md"
 PLAYERS = 4
-PARTS = ("speed", "duel", "strength")
+PARTS = ("speed", "duel", "horizon", "strength")
 #: where duplicate deals narrow the interval of a line-up with rule players (docs/evaluation.md)
 DUPLICATE = {"uno": True, "chipit": True, "tock": False}
-#: knobs added to every search spec of a game: Tock's games are about 1,250 actions long, and a
-#: rollout cut at 200 actions (ranked by the cards held) is several times cheaper; a Chip It
-#: lead offers up to about 200 moves, and the shipped agent picks the 7 compared beside the
-#: rule-based move far better than chance (+0.458 against +0.227 at 50 simulations, 160 games),
-#: and keeping the agent's own move unless another beats it by 3 standard errors scored more
-#: (+0.554 over 1,301 teacher games at 100 simulations) than keeping the rule-based player's.
-#: UNO keeps the heuristic player's move unless another beats it by 3 standard errors: with the
-#: rule-based player's defaults it scored about 0, and with z=1.5 it changed the heuristic
-#: player's moves often enough to score below it; at z=3 it scores about as the heuristic
-#: player alone does on the same deals (docs/search.md)
-KNOBS = {
-    "tock": ":horizon=200",
-    "chipit": ":prior=net:net=pretrained:default=net:z=3",
-    "uno": ":default=heuristic:z=3",
-}
+#: knobs added to every search spec of a game beyond its spec's own search defaults
+#: (``GameSpec.search``: Tock's rollouts stop at 200 actions, UNO keeps the heuristic player's
+#: move unless another beats it by 3 standard errors), those that need the shipped network: a
+#: Chip It lead offers up to about 200 moves, and the shipped agent picks the 7 compared beside
+#: the default move far better than chance (+0.458 against +0.227 at 50 simulations, 160
+#: games), and keeping the agent's own move unless another beats it by 3 standard errors scored
+#: more (+0.554 over 1,301 teacher games at 100 simulations) than keeping the rule-based
+#: player's (docs/search.md)
+KNOBS = {"chipit": ":prior=net:net=pretrained:default=net:z=3"}
 #: the two budgets of each game (--budgets sets one pair for all), each game's strength part about
 #: an hour on one core at 500 games a line; Tock's decisions are many (about 60 a game for the
 #: searching seat, most of them knock windows) and its rollouts long: 100 simulations took 77
@@ -284,6 +282,23 @@ def strength_rows(
     return lines
 
 
+def horizon_rows(
+    games: list[str], budget: int, horizons: list[str], n_games: int, workers: int | None
+) -> list[str]:
+    lines = [
+        "| game | player | against | games | mean reward (95% interval) | win rate | seconds |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for game in games:
+        lapse_free = rule_spec(dict(rule_agent_spec(game).sound_knobs))
+        for horizon in horizons:
+            spec = f"search:sims={budget}:horizon={horizon}"
+            result = strength(game, spec, n_games, 1, workers, lapse_free)
+            lines.append(strength_row(game, spec, lapse_free, result))
+            print(lines[-1], flush=True)
+    return lines
+
+
 def duel_rows(games: list[str], budget: int, n_games: int, positions_each: int) -> list[str]:
     if openspiel() is None:
         return ["(OpenSpiel is not installed: `pip install -e .[openspiel]`; no duel)"]
@@ -325,6 +340,11 @@ def main(argv: list[str] | None = None) -> None:
         default=200,
         help="games against lapse-free and heuristic players (default: 200)",
     )
+    parser.add_argument(
+        "--horizons",
+        default="50,100,200,400,none",
+        help="the horizon part's rollout horizons, comma-separated (none: to the end; default: %(default)s)",
+    )
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: the CPUs)")
     parser.add_argument("--doc", type=Path, default=None, help=f"the page to write into (default: {DOC})")
     parser.add_argument("--quick", action="store_true", help="a smoke run of every part")
@@ -333,11 +353,15 @@ def main(argv: list[str] | None = None) -> None:
         given = [int(b) for b in args.budgets.split(",")] if args.budgets else None
     except ValueError:
         parser.error(f"--budgets must be comma-separated ints, got {args.budgets!r}")
+    horizons = [h.strip() for h in args.horizons.split(",")]
+    if not all(h == "none" or (h.isdigit() and int(h) >= 1) for h in horizons):
+        parser.error(f"--horizons must be comma-separated ints >= 1 or none, got {args.horizons!r}")
     if min(given or [1]) < 1 or args.games < 1 or args.positions < 2 or args.duel_games < 1:
         parser.error("--budgets, --games and --duel-games must be >= 1, --positions >= 2")
     exit_on_sigterm()
     if args.quick:
         given, args.games, args.positions, args.duel_games, args.strong_games = [8], 8, 4, 2, 4
+        horizons = ["50", "none"]
     games = args.game or ["uno", "tock", "chipit"]
     parts = args.part or list(PARTS)
     doc = args.doc or (None if args.quick else DOC)
@@ -350,6 +374,9 @@ def main(argv: list[str] | None = None) -> None:
     tables: dict[str, Callable[[str], list[str]]] = {
         "speed": lambda game: speed_rows([game], budgets_of(game), args.positions),
         "duel": lambda game: duel_rows([game], budgets_of(game)[0], args.duel_games, args.positions),
+        "horizon": lambda game: horizon_rows(
+            [game], budgets_of(game)[0], horizons, args.strong_games, args.workers
+        ),
         "strength": lambda game: strength_rows(
             [game], budgets_of(game), args.games, args.strong_games, args.workers
         ),

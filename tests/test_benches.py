@@ -45,13 +45,33 @@ def test_the_search_bench_writes_its_strength_table_into_its_section(tmp_path: P
     assert "old figures" not in text and "`python bench/search.py --quick --game tock" in text
     assert text.endswith(f"{end}\n\nafter\n")
     for row in (
-        "| tock | `search:sims=8:horizon=200` | `rule` x3 |",
-        "| tock | `search:sims=8:horizon=200:perfect=true` | `rule` x3 |",
+        "| tock | `search:sims=8` | `rule` x3 |",  # Tock's horizon is its spec's search default
+        "| tock | `search:sims=8:perfect=true` | `rule` x3 |",
         "| tock | `heuristic` | `rule` x3 |",
         "| tock | `pretrained` | `rule` x3 |",
-        "| tock | `search:sims=8:horizon=200` | `heuristic` x3 |",
+        "| tock | `search:sims=8` | `heuristic` x3 |",
     ):
         assert row in text
+
+
+def test_the_search_bench_compares_horizons_against_lapse_free_players(tmp_path: Path) -> None:
+    doc = tmp_path / "search.md"
+    out = run_bench(
+        "bench/search.py",
+        "--quick",
+        "--game",
+        "tock",
+        "--part",
+        "horizon",
+        "--workers",
+        "1",
+        "--doc",
+        str(doc),
+    )
+    lapse_free = "`rule:vigilance=1.0:false_knock_rate=0.0:cheat_rate=0.0` x3"
+    for horizon in ("50", "none"):
+        assert f"| tock | `search:sims=8:horizon={horizon}` | {lapse_free} | 4, seats rotated |" in out
+    assert "<!-- bench/search.py horizon tock: begin -->" in doc.read_text()
 
 
 def test_the_pretrain_bench_ships_a_4_player_agent_with_its_card(tmp_path: Path) -> None:
@@ -130,3 +150,4 @@ def test_the_pretrain_bench_judges_a_shipped_agent_again_keeping_how_it_was_trai
     )
     text = (folder / "pretrained.md").read_text()
     assert text.count("**Judged again** on") == 2 and f"(judged on {duel['judged']})" in text
+

@@ -39,9 +39,25 @@ def decisions(game: type[CardGame], n: int, count: int, seed: int = 0) -> list[C
 
 
 def searcher(game: type[CardGame], n: int, **knobs: Any) -> SearchPlayer:
-    player = make_policy("search", game.name, n)
-    assert isinstance(player, SearchPlayer)
-    return SearchPlayer(game.name, n, SearchSettings.from_knobs({**player.settings.to_json(), **knobs}))
+    """A search player with the search's general defaults (not its game's) under ``knobs``."""
+    return SearchPlayer(game.name, n, SearchSettings.from_knobs(knobs))
+
+
+def test_a_game_names_its_own_search_defaults_and_a_spec_overrides_them() -> None:
+    """Tock's rollouts stop at 200 actions unless ``horizon=none``; UNO keeps the heuristic
+    player's move unless another beats it by 3 standard errors; Chip It has the general defaults."""
+    general = SearchSettings()
+    tock = make_policy("search:sims=25", "tock", 4)
+    assert isinstance(tock, SearchPlayer)
+    assert (tock.settings.horizon, tock.settings.sims, general.horizon) == (200, 25, None)
+    assert SearchPlayer("tock", 4, sims=5).settings.horizon == 200
+    to_the_end = make_policy("search:horizon=none", "tock", 4)
+    assert isinstance(to_the_end, SearchPlayer) and to_the_end.settings.horizon is None
+    uno = make_policy("search", "uno", 4)
+    assert isinstance(uno, SearchPlayer)
+    assert (uno.settings.default, uno.settings.z) == ("heuristic", 3.0)
+    assert make_policy("search:z=1.5:default=own", "uno", 4).settings == general  # type: ignore[attr-defined]
+    assert make_policy("search", "chipit", 4).settings == general  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("algo", ["halving", "puct", "uct"])

@@ -28,7 +28,7 @@ from card_envs.agents.registry import heuristic_class, rule_agent_spec
 from card_envs.agents.runs import check_trained_run
 from card_envs.core.extras import require
 from card_envs.core.policy import Policy, RandomAgent
-from card_envs.core.registry import GameRef, game_class
+from card_envs.core.registry import GameRef, game_class, game_spec
 
 PolicySpec = str | Policy
 
@@ -134,7 +134,7 @@ def make_search_player(knobs: str, game: GameRef, num_players: int) -> Policy:
     loads on the first decision that needs it)."""
     from card_envs.agents.search import SearchPlayer, SearchSettings
 
-    settings = SearchSettings.from_knobs(parse_knobs(knobs) if knobs else {})
+    settings = SearchSettings.from_knobs(parse_knobs(knobs) if knobs else {}, game_spec(game).search)
     if settings.net == "pretrained":
         make_policy("pretrained", game, num_players)  # refused here at a table without one
     elif settings.net is not None:

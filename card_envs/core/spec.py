@@ -47,6 +47,12 @@ class GameSpec:
             ``ppo``, ``reward_shaping``...), ``timesteps`` one count per scale
             (``{"quick": N, "full": M}``); what ``train.py --game G`` does with no other
             options. Empty: the training layer's general defaults.
+        search: the search knobs measured best for the game (docs/search.md), in the names of
+            ``SearchSettings`` (``horizon``, ``default``, ``z``...): what a ``search`` spec
+            means at this game before its own knobs (``search:sims=25`` in Tock cuts its
+            rollouts at the spec's horizon; ``search:horizon=none`` plays them to the end).
+            Only knobs that need nothing beyond the base install (no network). Empty: the
+            search's general defaults.
     """
 
     name: str
@@ -57,6 +63,7 @@ class GameSpec:
     version: int = 0
     batched: str | Callable[..., Any] | None = None
     recipe: Mapping[str, Any] = field(default_factory=dict)
+    search: Mapping[str, Any] = field(default_factory=dict)
 
     @property
     def aec_name(self) -> str:

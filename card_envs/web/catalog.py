@@ -56,7 +56,7 @@ def rule_options(name: str) -> list[dict[str, Any]]:
 #: specs offered as presets wherever :func:`check_spec` builds them (agents still to come)
 LATER_PRESETS = {
     "pretrained": "pretrained (shipped agent)",
-    "search:sims=100:horizon=200": "search (100 rollouts a move)",
+    "search:sims=100": "search (100 rollouts a move)",
 }
 
 

@@ -49,7 +49,8 @@ class SearchPlayer(Policy):
     """Plays by searching sampled worlds (sequential halving, or ISMCTS); a forced move is played at once.
 
     ``game`` and ``num_players`` fix the table it may be seated at (the rollout engine is
-    built for it on first use); ``settings`` (or the same as keyword knobs) says how it searches.
+    built for it on first use); ``settings`` says how it searches, or keyword knobs over the
+    game's own search defaults (``GameSpec.search``: Tock's rollouts stop at 200 actions).
     """
 
     reads_game = True
@@ -59,7 +60,9 @@ class SearchPlayer(Policy):
     ) -> None:
         self.spec = game_spec(game)
         self.num_players = num_players
-        self.settings = settings if settings is not None else SearchSettings.from_knobs(knobs)
+        self.settings = (
+            settings if settings is not None else SearchSettings.from_knobs(knobs, self.spec.search)
+        )
         if not self.settings.perfect and not self.spec.engine_class().samples_worlds():
             raise ValueError(
                 f"{self.spec.name} cannot sample the cards a seat does not see (no _seat_view),"

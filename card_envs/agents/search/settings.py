@@ -6,6 +6,7 @@ any game is played, so a bad knob is refused in one line wherever a spec is acce
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -60,8 +61,9 @@ class SearchSettings:
             player's (``own``), the heuristic player's (``heuristic``) or the network's
             (``net``, needs ``net``); the rollouts stay the own and rollout players'.
         horizon: a rollout plays at most this many actions, then ranks the table as a
-            truncated game (by what each player holds); None plays to the end. Long games
-            (Tock: about 1,250 actions) search several times faster with it.
+            truncated game (by what each player holds); None (``horizon=none``) plays to the
+            end. Long games (Tock: about 1,250 actions) search several times faster with it,
+            and Tock's search is far stronger with it (its spec's default: docs/search.md).
         net: a trained run directory or ``.zip`` (no ``:`` in it), or ``pretrained`` (the agent
             shipped for the table), for ``rollout=net`` and ``prior=net``; the network plays
             its most probable move.
@@ -119,14 +121,20 @@ class SearchSettings:
             raise ValueError(f"search perfect must be true or false, got {self.perfect!r}")
 
     @classmethod
-    def from_knobs(cls, knobs: dict[str, Any]) -> SearchSettings:
-        """Settings from a spec's knobs, with one clear error for an unknown one."""
+    def from_knobs(
+        cls, knobs: Mapping[str, Any], defaults: Mapping[str, Any] | None = None
+    ) -> SearchSettings:
+        """Settings from a spec's knobs over ``defaults`` (a game's ``GameSpec.search``), with one
+        clear error for an unknown one."""
+        knobs = {**(defaults or {}), **knobs}
         known = list(cls.__dataclass_fields__)
         unknown = sorted(set(knobs) - set(known))
         if unknown:
             raise ValueError(f"unknown search knob(s) {unknown}; known: {known}")
         if "ms" in knobs and "sims" not in knobs:
             knobs = {**knobs, "sims": None}
+        if knobs.get("horizon") == "none":
+            knobs = {**knobs, "horizon": None}
         if knobs.get("net") is not None:
             knobs = {**knobs, "net": str(knobs["net"])}
         return cls(**knobs)

@@ -8,8 +8,9 @@
 Per table: train with the game's recipe (``--recipe full`` at 4 players, the benchmark's; at
 other tables ``quick``, or ``full`` for a game or table of FULL_RECIPE, with at most --minutes of
 wall time, imitation included); a table of FOLLOW_STAGES then trains on from that run in further
-stages against the players it loses to (Chip It at 4 players: a league, then heuristic players;
-UNO at 4 and Chip It at 2: heuristic players; into ``GAME-Np-NAME``); then judge the agent
+stages against the players it loses to (Chip It at 4 players: a league, then heuristic players,
+then a fit to its own valued moves; UNO at 4 and Chip It at 2: heuristic players; into
+``GAME-Np-NAME``); then judge the agent
 playing its most probable move: --games games against N-1 rule-based players at their default
 knobs, seats rotated (duplicate deals where they narrow the interval), beside a rule-based
 player in the same seats and deals; at 4 players also the gauntlet
@@ -78,7 +79,10 @@ FULL_RECIPE = ("tock", "chipit-2p")
 #: the heuristic player in its pool, the hardest entries drawn most (docs/learning.md, "A steeper
 #: league": it beat the recipe's agent head to head), then 7.5M steps against three heuristic
 #: players, in three runs as they were found ("Against the heuristic player at full speed": the
-#: gauntlet's every line-up beaten, the league's agent beaten head to head). UNO at 4 players:
+#: gauntlet's every line-up beaten, the league's agent beaten head to head), then no PPO: its own
+#: moves valued in 600 games against itself and the network fitted towards those that gain
+#: (search.md, "Search as a teacher by soft targets": it beats the agent before it head to
+#: head; ``improve_games`` sets ``--improve-games``). UNO at 4 players:
 #: 7.5M steps against three heuristic players, in three runs ("Every game against its heuristic
 #: players": the heuristic players beaten on duplicate deals). Chip It at 2 players: 5M steps
 #: against the heuristic player, far ahead of the recipe's agent, in two runs ("Chip It at 2
@@ -90,6 +94,7 @@ FOLLOW_STAGES: dict[str, tuple[dict[str, Any], ...]] = {
         {"name": "heuristic", "opponents": ["heuristic"], "timesteps": 2_500_000, "seed_offset": 3},
         {"name": "heuristic2", "opponents": ["heuristic"], "timesteps": 2_500_000, "seed_offset": 4},
         {"name": "heuristic3", "opponents": ["heuristic"], "timesteps": 2_500_000, "seed_offset": 5},
+        {"name": "improved", "improve_games": 600, "timesteps": 0, "seed_offset": 6},
     ),
     "uno-4p": (
         {"name": "heuristic", "opponents": ["heuristic"], "timesteps": 2_500_000, "seed_offset": 1},
@@ -108,6 +113,7 @@ STAGE_FLAGS = {
     "league_exponent": "--league-exponent",
     "league_floor": "--league-floor",
     "timesteps": "--timesteps",
+    "improve_games": "--improve-games",
 }
 #: what --reuse reads in a run directory: the train.py command that trained it, and its time
 STAGE_FILE = "pretrain_stage.json"
@@ -149,11 +155,16 @@ Their cards add the head to head against the recipe's agent they started from. E
 judged against rule-based players at their default knobs in every other seat, beside a
 rule-based player in the same seats, and at 4 players against the gauntlet
 ([gauntlet.md](gauntlet.md); in UNO and Chip It on duplicate deals). Mean rank reward (rank r
-of N gets 1 - 2(r-1)/(N-1); 0 is the equal share) with 95% intervals. Chip It's 4-player card
-was judged again on 2026-12-06 (`--rejudge`: the runs of its first stages are gone, so its head
-to head is the one judged when it shipped): on duplicate deals its 400 games cannot place its
-edge over three heuristic players, which 20,000 do (+0.021, +0.013..+0.030; learning.md, "The
-close line-ups over 20,000 games").
+of N gets 1 - 2(r-1)/(N-1); 0 is the equal share) with 95% intervals.
+
+Chip It's 4-player agent was then fitted to its own valued moves, without PPO (2026-12-06;
+[search.md](search.md), "Search as a teacher by soft targets"): its last command started from
+the agent shipped before it (the runs of its earlier stages are gone; a rebuild starts that
+stage from the run before it), and head to head it beats that agent, +0.023 (+0.016..+0.030)
+over 10,000 games on duplicate deals (`python evaluate.py --game chipit --agents
+greedy:RUN,pretrained,greedy:RUN,pretrained --pool-copies --duplicate --games 10000 --seed 7`,
+before it shipped). Its card was judged with `--rejudge`, so it has no head to head against the
+recipe's agent, whose run is gone.
 
 The reward shaping of Tock's and Chip It's recipes was corrected on 2026-12-05 (its potential
 now returns to 0 at the end; [learning.md](learning.md), "The shaping paid for cards, not
@@ -222,6 +233,8 @@ def stage_settings(
     )
     if args.quick:
         options.update(timesteps=2048, envs=4, ppo={"n_steps": 256}, league_rule_players=1)
+        if "improve_games" in given:
+            options.update(timesteps=0, improve_games=2, improve_worlds=2, improve_epochs=1)
         command += " (--quick: shortened)"
     return TrainSettings.from_options(**options), command
 

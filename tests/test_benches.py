@@ -75,14 +75,16 @@ def test_the_search_bench_compares_horizons_against_lapse_free_players(tmp_path:
 
 
 def test_the_pretrain_bench_ships_a_4_player_agent_with_its_card(tmp_path: Path) -> None:
-    """Chip It's 4-player agent: the recipe's run, then its further stages (FOLLOW_STAGES)."""
+    """Chip It's 4-player agent: the recipe's run, then its further stages (FOLLOW_STAGES), the
+    last one fitting the network to its own valued moves without PPO."""
     out = run_bench("bench/pretrain.py", "--quick", "--tables", "chipit-4p", "--workers", "1")
     doc = Path(re.findall(r"wrote (\S+pretrained\.md)", out)[-1])
     card = json.loads((doc.parent / "agents" / "chipit-4p.json").read_text())
     commands = card["training"]["commands"]
-    assert card["results"]["gauntlet"] and len(commands) == 5
+    assert card["results"]["gauntlet"] and len(commands) == 6
     assert all(row["duplicate"] for row in card["results"]["gauntlet"])  # Chip It's deals decide much
     assert "--opponents league" in commands[1] and "--opponents heuristic" in commands[3]
+    assert "--improve-games 600" in commands[5] and "--timesteps 0" in commands[5]
     page = doc.read_text()
     assert "## 4-player chipit: `pretrained` (`chipit-4p`)" in page and "`, then `python train.py" in page
     assert card["results"]["head_to_head"]["agent"]["games"] > 0 and "**Head to head** against" in page
@@ -151,3 +153,11 @@ def test_the_pretrain_bench_judges_a_shipped_agent_again_keeping_how_it_was_trai
     text = (folder / "pretrained.md").read_text()
     assert text.count("**Judged again** on") == 2 and f"(judged on {duel['judged']})" in text
 
+
+def test_the_improvement_targets_bench_prints_a_row_per_beta() -> None:
+    out = run_bench("bench/improvement_targets.py", "--quick", "--workers", "1", "--betas", "5,20")
+    assert "`python bench/improvement_targets.py --quick --workers 1 --betas 5,20`" in out
+    for beta in ("5", "20"):
+        rows = [line for line in out.splitlines() if line.startswith(f"| fitted, beta {beta} | ")]
+        assert len(rows) == 1 and rows[0].count("|") == 8
+    assert len([line for line in out.splitlines() if line.startswith("| shipped | ")]) == 1

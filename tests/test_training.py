@@ -323,6 +323,14 @@ def test_model_policy_is_deterministic_given_rng_legal_and_refuses_another_table
         ({"game": "uno", "init_from": "pretrained:tock"}, "names another game"),
         ({"init_from": "pretrained", "ppo": {"net_arch": [64]}}, r"shipped network is .*layers': \[64\]"),
         ({"opponents": ["model:/nowhere/run"]}, "opponent 'model:/nowhere/run': no saved model"),
+        ({"improve_games": -1}, "improve_games must be"),
+        ({"improve_width": 1}, "improve_width must be"),
+        ({"improve_worlds": 1}, "improve_worlds must be"),
+        ({"improve_beta": -1.0}, "improve_beta must be"),
+        ({"improve_epochs": 0}, "improve_epochs must be"),
+        ({"improve_lr": 0.0}, "improve_lr must be"),
+        ({"improve_rollout": "genius"}, "improve_rollout 'genius'"),
+        ({"improve_games": 2, "teacher": ""}, "improve_games improves a network that plays: it needs"),
     ],
 )
 def test_nonsense_settings_are_refused_before_any_work(change, message):
@@ -470,3 +478,23 @@ def test_every_game_trains_with_its_defaults_and_the_run_plays_in_evaluate(game,
     capsys.readouterr()
     evaluate.main(["--model", str(out), "--games", "8", "--opponents", "rule", "--workers", "2"])
     assert f"greedy:{game}" in capsys.readouterr().out
+
+
+def test_a_run_improves_the_shipped_network_towards_valued_moves_and_says_how(tmp_path):
+    """No PPO: the shipped actor, fitted to the soft targets of its own valued decisions."""
+    from card_envs.agents.pretrained import load_pretrained
+    from card_envs.training.export import actor_arrays
+
+    improve = {"improve_games": 3, "improve_width": 2, "improve_worlds": 2, "improve_rollout": "rule"}
+    settings = TrainSettings.from_options(
+        game="uno", num_players=2, init_from="pretrained", timesteps=0, envs=1, improve_epochs=2, **improve
+    )
+    model = train_model(settings, tmp_path / "run", progress=False)
+    arrays, _ = actor_arrays(model)
+    shipped = load_pretrained("uno", 2)
+    moved = max(float(np.abs(arrays[f"weight{i}"] - w).max()) for i, (w, _) in enumerate(shipped.layers))
+    assert 0 < moved < 0.05  # two passes of small steps from the shipped actor
+    report = json.loads((tmp_path / "run" / "improvement.json").read_text())
+    assert report["games"] == 3 and report["decisions"] > 0 and 0 <= report["changed"] <= 1
+    saved = json.loads((tmp_path / "run" / "settings.json").read_text())
+    assert saved["improvement"]["games"] == 3 and saved["improvement"]["rollout"] == "rule"

@@ -25,6 +25,7 @@ TOOLS: dict[str, Callable[[], argparse.ArgumentParser]] = {
 #: what the checks of options without a type of their own are (text options)
 TEXT_CHECKS: dict[str, tuple[str, str]] = {
     "--teacher": ("a policy spec that can be built at the table, or none", "genius"),
+    "--improve-rollout": ("a policy spec that can be built at the table", "genius"),
     "--init-from": ("a trained run of the same game and table, or pretrained", "/nowhere/run"),
     "--model": ("a trained run (directory) or saved model (.zip)", "/nowhere/run"),
     "--policy": ("a scripted agent spec", "genius"),

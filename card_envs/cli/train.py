@@ -173,6 +173,32 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help="Adam's step size while imitating (default: 1e-3; smaller to fine-tune an --init-from network)",
     )
+    improve = parser.add_argument_group(
+        "search as a teacher by soft targets (card_envs.training.improvement; after --init-from or"
+        " a --teacher, before PPO)"
+    )
+    for option, convert, text in (
+        (
+            "games",
+            whole(0),
+            "games of the network against itself whose decisions are valued (default: 0, none)",
+        ),
+        ("width", whole(2), "the network's most probable moves valued at each decision (default: 4)"),
+        ("worlds", whole(2), "sampled worlds each of them is played in (default: 16)"),
+        (
+            "beta",
+            non_negative,
+            "how far the fit moves towards moves that gain: p exp(BETA * advantage) (default: 10)",
+        ),
+        ("epochs", whole(1), "passes over the valued decisions (default: 30)"),
+        ("lr", positive, "Adam's step size while fitting (default: 3e-4)"),
+    ):
+        improve.add_argument(f"--improve-{option}", type=convert, default=None, help=text)
+    improve.add_argument(
+        "--improve-rollout",
+        default=None,
+        help="who plays every seat of the play-outs, a policy spec (default: heuristic)",
+    )
     league = parser.add_argument_group("league (--opponents league)")
     for name, kind, text in (
         (
@@ -251,7 +277,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def settings_from(args: argparse.Namespace, rules: dict[str, Any]) -> TrainSettings:
     """The run's settings from the options (their names are the settings' own)."""
-    from card_envs.training.settings import DEFAULT_PPO, TrainSettings
+    from card_envs.training.settings import DEFAULT_PPO, IMPROVEMENT_NAMES, TrainSettings
 
     recipe = args.recipe if args.recipe is not None else ("full" if args.backend == "sb3" else "")
     league = {
@@ -270,6 +296,7 @@ def settings_from(args: argparse.Namespace, rules: dict[str, Any]) -> TrainSetti
         ppo={k: getattr(args, k) for k in DEFAULT_PPO if getattr(args, k) is not None},
         teacher="" if args.teacher == "none" else args.teacher,
         **{k: getattr(args, k) for k in IMITATION_OPTIONS},
+        **{k: getattr(args, k) for k in IMPROVEMENT_NAMES if getattr(args, k) is not None},
         **{k: getattr(args, k) for k in RUN_OPTIONS if getattr(args, k) is not None},
         **({} if recipe or args.timesteps else {"timesteps": TIMESTEPS_WITHOUT_RECIPE}),
     )

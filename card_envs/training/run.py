@@ -3,7 +3,10 @@
 A run writes one directory::
 
     runs/uno/                 the --out directory
-      settings.json           what the run used: table, opponents, learner, ppo, imitation, run, versions
+      settings.json           what the run used: table, opponents, learner, ppo, imitation,
+                              improvement, run, versions
+      imitation.json          how the imitation of a teacher went (a run with a teacher)
+      improvement.json        how the fit to valued moves went (a run with improve_games)
       model.zip               the final model, written last: the run is finished once it exists
       checkpoints/            model_<steps>_steps.zip every checkpoint_every steps
       evaluations.csv         periodic evaluations against the scripted opponents
@@ -45,6 +48,7 @@ from card_envs.core.game import CardGame
 from card_envs.training.callbacks import EvaluationLog, ProgressLines, SelfPlaySnapshots, TimeLimit
 from card_envs.training.export import load_actor
 from card_envs.training.imitation import ImitationResult, collect, imitate
+from card_envs.training.improvement import FitResult, collect_valued, fit_soft_targets
 from card_envs.training.league import LEAGUE
 from card_envs.training.league_play import LeagueSnapshots, LeagueVecEnv, league_vec_env
 from card_envs.training.sb3_vec import BatchedVecEnv
@@ -108,6 +112,10 @@ def make_vec_env(
     return SubprocVecEnv(factories) if n_envs > 1 else DummyVecEnv(factories)
 
 
+#: how the fit to soft targets went (:func:`improve`)
+IMPROVEMENT_FILE = "improvement.json"
+
+
 def prepare_run_dir(out: str | Path, force: bool) -> Path:
     """The run directory, created and checked writable. A finished run (its model saved) is
     refused unless ``force``; what an interrupted or failed run left there is replaced."""
@@ -118,7 +126,7 @@ def prepare_run_dir(out: str | Path, force: bool) -> Path:
     stale_files = (MODEL_FILE, SETTINGS_FILE, RLLIB_CHECKPOINT_DIR, "checkpoints", "tb", EVALUATIONS_FILE)
     per_round = ("imitation-round-*.json", "teacher-round-*.zip")  # expert iteration's (warm_start)
     rounds = [p.name for pattern in per_round for p in out.glob(pattern)]
-    for name in (*stale_files, "imitation.json", *rounds):
+    for name in (*stale_files, "imitation.json", IMPROVEMENT_FILE, *rounds):
         stale = out / name
         if stale.is_dir():
             shutil.rmtree(stale)
@@ -175,6 +183,8 @@ def train(
             continue_from(model, run.init_from, settings.table.engine())
         if settings.teacher():
             warm_start(model, settings, env_kwargs, run_dir)
+        if settings.improvement.games:
+            improve(model, settings, run_dir)
         bar = sys.stdout.isatty() if progress is None else progress
         callbacks: list[BaseCallback] = [ProgressLines(run.timesteps, quiet=bar)]
         if run.max_minutes is not None:
@@ -275,6 +285,52 @@ def imitate_teacher(
         f" held-out accuracy {result.accuracy:.1%}",
         flush=True,
     )
+    return result
+
+
+def improve(model: MaskablePPO, settings: TrainSettings, run_dir: Path | None) -> FitResult:
+    """Search as a teacher by soft targets (card_envs.training.improvement): the network as it
+    stands (saved for the worker processes) plays itself, its moves are valued in sampled
+    worlds, and its policy is fitted to ``p exp(beta * advantage)``; improvement.json says how."""
+    plan = settings.improvement
+    workers = min(settings.run.envs, os.cpu_count() or 1)
+    print(
+        f"improving the network: {plan.games} games against itself, {plan.width} moves a decision"
+        f" in {plan.worlds} sampled worlds, played out by {plan.rollout}",
+        flush=True,
+    )
+    with tempfile.TemporaryDirectory() as scratch:
+        saved = Path(scratch) / "network.zip"
+        model.save(saved)
+        valued = collect_valued(
+            settings.table.spec, settings.num_players, f"greedy:{saved}", plan.games, plan.width,
+            plan.worlds, plan.rollout, seed=settings.run.seed + 20_000, workers=workers,
+        )  # fmt: skip
+    policy: Any = model.policy  # a MaskableActorCriticPolicy
+    with_mask = settings.learner_env().mask_in_observation
+
+    def logits(observations: torch.Tensor, masks: torch.Tensor) -> torch.Tensor:
+        x = torch.cat([observations, masks.float()], dim=1) if with_mask else observations
+        return policy.get_distribution(x, action_masks=masks.numpy()).distribution.logits
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(os.cpu_count() or 1)  # nothing else runs while the network is fitted
+    policy.set_training_mode(True)
+    try:
+        result = fit_soft_targets(
+            logits, policy.parameters(), valued, plan.beta, plan.epochs, plan.learning_rate, settings.run.seed
+        )
+    finally:
+        policy.set_training_mode(False)
+        torch.set_num_threads(threads)
+    print(
+        f"fitted {result.decisions:,} valued decisions of {result.games} games: on held-out games"
+        f" {result.changed:.1%} of moves changed, gain {result.gain:+.4f} a decision"
+        f" (+-{1.96 * result.gain_error:.4f})",
+        flush=True,
+    )
+    if run_dir is not None:
+        (run_dir / IMPROVEMENT_FILE).write_text(json.dumps(asdict(result), indent=2) + "\n")
     return result
 
 

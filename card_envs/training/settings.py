@@ -243,6 +243,34 @@ class ImitationSettings:
 
 
 @dataclass(frozen=True)
+class ImprovementSettings:
+    """Search as a teacher by soft targets (:mod:`card_envs.training.improvement`), after the
+    network is loaded or has imitated and before PPO: ``games`` games of the network against
+    itself, each decision's ``width`` most probable moves played in the same ``worlds`` sampled
+    worlds and played out by ``rollout`` players, the network fitted to ``p exp(beta * advantage)``
+    (0 games: none)."""
+
+    games: int = 0
+    width: int = 4
+    worlds: int = 16
+    rollout: str = "heuristic"
+    beta: float = 10.0
+    epochs: int = 30
+    learning_rate: float = 3e-4
+
+    def check(self, table: TableSettings) -> None:
+        check_count("improve_games", self.games, 0)
+        check_count("improve_width", self.width, 2)
+        check_count("improve_worlds", self.worlds, 2)
+        check_number("improve_beta", self.beta, 0.0, 1000.0)
+        check_count("improve_epochs", self.epochs)
+        check_number("improve_lr", self.learning_rate, 0.0, 1.0, open_low=True)
+        check_spec(self.rollout, table.spec, table.num_players, what="improve_rollout")
+        if self.games and table.spec.batched is None:
+            raise ValueError(f"improve_games plays out on a batched engine; {table.game!r} has none")
+
+
+@dataclass(frozen=True)
 class RunSettings:
     """How long, how wide and how watched a run is."""
 
@@ -282,6 +310,16 @@ class RunSettings:
             check_trained_run(self.init_from, table.engine(), what="init_from")
 
 
+#: train.py's improvement options (TrainSettings.from_options names) and the fields they set
+IMPROVEMENT_NAMES = {
+    "improve_games": "games",
+    "improve_width": "width",
+    "improve_worlds": "worlds",
+    "improve_rollout": "rollout",
+    "improve_beta": "beta",
+    "improve_epochs": "epochs",
+    "improve_lr": "learning_rate",
+}
 #: how a recipe scales its run (GameSpec.recipe's "timesteps" names one count per recipe)
 RECIPES = ("quick", "full")
 #: the options a recipe may set (TrainSettings.from_options names)
@@ -346,6 +384,7 @@ class TrainSettings:
     learner: LearnerSettings = field(default_factory=LearnerSettings)
     ppo: PPOSettings = field(default_factory=PPOSettings)
     imitation: ImitationSettings = field(default_factory=ImitationSettings)
+    improvement: ImprovementSettings = field(default_factory=ImprovementSettings)
     run: RunSettings = field(default_factory=RunSettings)
     #: the pool when ``opponents`` is ``("league",)``
     league: LeagueSettings = field(default_factory=LeagueSettings)
@@ -379,6 +418,7 @@ class TrainSettings:
         imitation_names["imitation_smoothing"] = "smoothing"
         imitation_names["imitation_rounds"] = "rounds"
         imitation_names["imitation_lr"] = "learning_rate"
+        improvement: dict[str, Any] = {}
         league: dict[str, Any] = {}
         rest: dict[str, Any] = {}
         for name, value in options.items():
@@ -387,6 +427,8 @@ class TrainSettings:
                 groups[group][name] = value
             elif name in imitation_names:
                 groups["imitation"][imitation_names[name]] = value
+            elif name in IMPROVEMENT_NAMES:
+                improvement[IMPROVEMENT_NAMES[name]] = value
             elif name.startswith("league_") and name[7:] in LeagueSettings.__dataclass_fields__:
                 league[name[7:]] = tuple(value) if name == "league_others" else value
             elif name in ("opponents", "ppo"):
@@ -399,6 +441,7 @@ class TrainSettings:
             learner=LearnerSettings(**groups["learner"]),
             ppo=PPOSettings.from_mapping(rest.get("ppo", {})),
             imitation=ImitationSettings(**groups["imitation"]),
+            improvement=ImprovementSettings(**{k: v for k, v in improvement.items() if v is not None}),
             run=RunSettings(**groups["run"]),
             league=LeagueSettings(**league),
             recipe=recipe,
@@ -426,8 +469,16 @@ class TrainSettings:
             )
         if self.teacher() or not self.run.init_from:
             self.imitation.check(self.table)
-        if self.run.timesteps == 0 and not self.teacher():
-            raise ValueError("timesteps 0 (no PPO) saves the network as it starts: it needs a teacher")
+        self.improvement.check(self.table)
+        if self.improvement.games and not (self.teacher() or self.run.init_from):
+            raise ValueError(
+                "improve_games improves a network that plays: it needs init_from (a trained run or"
+                " pretrained) or a teacher"
+            )
+        if self.run.timesteps == 0 and not (self.teacher() or self.improvement.games):
+            raise ValueError(
+                "timesteps 0 (no PPO) saves the network as it starts: it needs a teacher or improve_games"
+            )
         rollout = self.ppo_settings()["n_steps"] * self.run.envs
         if rollout < 2:
             raise ValueError(f"n_steps x envs must be at least 2 (PPO's rollout), got {rollout}")
@@ -507,6 +558,7 @@ class TrainSettings:
             "learner": asdict(self.learner_env()),
             "ppo": self.ppo_settings(),
             "imitation": imitation,
+            "improvement": asdict(self.improvement) if self.improvement.games else None,
             "run": asdict(self.run),
             **({"recipe": self.recipe_json()} if self.recipe else {}),
             **({"league": self.league_json()} if self.trains_in_league() else {}),

@@ -163,7 +163,9 @@ the agent shipped before it (the runs of its earlier stages are gone; a rebuild 
 stage from the run before it), and head to head it beats that agent, +0.023 (+0.016..+0.030)
 over 10,000 games on duplicate deals (`python evaluate.py --game chipit --agents
 greedy:RUN,pretrained,greedy:RUN,pretrained --pool-copies --duplicate --games 10000 --seed 7`,
-before it shipped). Its card was judged with `--rejudge`, so it has no head to head against the
+before it shipped); against three heuristic players it scores +0.051 (+0.042..+0.061) over
+20,000 games on duplicate deals, where that agent scored +0.021 (+0.013..+0.030) on the same
+deals (seed 21). Its card was judged with `--rejudge`, so it has no head to head against the
 recipe's agent, whose run is gone.
 
 The reward shaping of Tock's and Chip It's recipes was corrected on 2026-12-05 (its potential

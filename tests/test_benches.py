@@ -81,10 +81,10 @@ def test_the_pretrain_bench_ships_a_4_player_agent_with_its_card(tmp_path: Path)
     doc = Path(re.findall(r"wrote (\S+pretrained\.md)", out)[-1])
     card = json.loads((doc.parent / "agents" / "chipit-4p.json").read_text())
     commands = card["training"]["commands"]
-    assert card["results"]["gauntlet"] and len(commands) == 6
+    assert card["results"]["gauntlet"] and len(commands) == 7
     assert all(row["duplicate"] for row in card["results"]["gauntlet"])  # Chip It's deals decide much
     assert "--opponents league" in commands[1] and "--opponents heuristic" in commands[3]
-    assert "--improve-games 600" in commands[5] and "--timesteps 0" in commands[5]
+    assert all("--improve-games 600" in c and "--timesteps 0" in c for c in commands[5:])
     page = doc.read_text()
     assert "## 4-player chipit: `pretrained` (`chipit-4p`)" in page and "`, then `python train.py" in page
     assert card["results"]["head_to_head"]["agent"]["games"] > 0 and "**Head to head** against" in page

@@ -188,7 +188,7 @@ def test_the_pretrain_bench_trains_the_tables_of_full_recipe_with_it(table, reci
 @pytest.mark.parametrize("table", ["chipit-4p", "uno-4p", "chipit-2p"])
 def test_each_further_stage_continues_the_run_before_and_its_command_trains_the_same(tmp_path, table):
     """The further stages (Chip It at 4 players: a league, then heuristic players, then its own
-    valued moves; UNO at 4 and Chip It at 2: heuristic players) continue the run before at the
+    valued moves; UNO at 4: heuristic players; Chip It at 2: both) continue the run before at the
     same table without imitating again, and train.py given the card's command line builds the
     same settings."""
     from card_envs.cli.train import build_parser, settings_from
@@ -199,9 +199,9 @@ def test_each_further_stage_continues_the_run_before_and_its_command_trains_the_
     before = tmp_path / table
     stages = bench.FOLLOW_STAGES[table]
     expected = {  # None: no PPO, the network fitted to its own valued moves (improve_games)
-        "chipit-4p": [["league"], *[["heuristic"]] * 3, None],
+        "chipit-4p": [["league"], *[["heuristic"]] * 3, None, None],
         "uno-4p": [["heuristic"]] * 3,
-        "chipit-2p": [["heuristic"]] * 2,
+        "chipit-2p": [["heuristic"], ["heuristic"], None],
     }
     assert [stage.get("opponents") for stage in stages] == expected[table]
     for stage in stages:

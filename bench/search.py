@@ -21,8 +21,8 @@ Parts (--part, repeatable; default all):
   easily fooled by: they break no rule and miss no knock;
 * ``strength``: ``search:sims=B`` (the game's search defaults, and :data:`KNOBS`) against three
   rule-based players at their default knobs, at each budget B, --games games (duplicate deals
-  for UNO and Chip It, where they narrow the interval: docs/evaluation.md), beside a rule-based player and the
-  pretrained agent in the same seats; the same search seeing every hand (``perfect=true``) at
+  for UNO and Chip It, where they narrow the interval: docs/evaluation.md), beside a rule-based
+  player and the pretrained agent in the same seats; the same search seeing every hand (``perfect=true``) at
   the first budget: an upper bound on what seeing more would give; and at the first budget
   against players it never modelled: three lapse-free rule-based players, and three heuristic
   players (--strong-games games each).
@@ -244,6 +244,13 @@ def strength(
     )
 
 
+#: the head of every strength table (strength and horizon parts)
+STRENGTH_HEADER = (
+    "| game | player | against | games | mean reward (95% interval) | win rate | seconds |",
+    "|---|---|---|---|---|---|---|",
+)
+
+
 def strength_row(game: str, spec: str, others: str, result: TournamentResult) -> str:
     agent = result.agents[0]
     r, w = agent.mean_reward, agent.win_rate
@@ -257,10 +264,7 @@ def strength_row(game: str, spec: str, others: str, result: TournamentResult) ->
 def strength_rows(
     games: list[str], budgets: list[int], n_games: int, strong_games: int, workers: int | None
 ) -> list[str]:
-    lines = [
-        "| game | player | against | games | mean reward (95% interval) | win rate | seconds |",
-        "|---|---|---|---|---|---|---|",
-    ]
+    lines = list(STRENGTH_HEADER)
     for game in games:
         knobs = KNOBS.get(game, "")
         plays = [("rule", "rule", n_games), ("heuristic", "rule", n_games), ("pretrained", "rule", n_games)]
@@ -285,10 +289,7 @@ def strength_rows(
 def horizon_rows(
     games: list[str], budget: int, horizons: list[str], n_games: int, workers: int | None
 ) -> list[str]:
-    lines = [
-        "| game | player | against | games | mean reward (95% interval) | win rate | seconds |",
-        "|---|---|---|---|---|---|---|",
-    ]
+    lines = list(STRENGTH_HEADER)
     for game in games:
         lapse_free = rule_spec(dict(rule_agent_spec(game).sound_knobs))
         for horizon in horizons:

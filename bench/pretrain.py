@@ -170,7 +170,8 @@ greedy:RUN,pretrained,greedy:RUN,pretrained --pool-copies --duplicate --games 10
 before it shipped); against three heuristic players it scores +0.051 (+0.042..+0.061) over
 20,000 games on duplicate deals, where that agent scored +0.021 (+0.013..+0.030) on the same
 deals (seed 21). A second fit from it, on 600 new games (its last command), beats it head to
-head in turn, +0.019 (+0.012..+0.026) over 10,000 games (seed 8), and ships. Its card was
+head in turn, +0.019 (+0.012..+0.026) over 10,000 games (seed 8), scores +0.067
+(+0.057..+0.075) against three heuristic players on those 20,000 deals, and ships. Its card was
 judged with `--rejudge`, so it has no head to head against the recipe's agent, whose run is
 gone. The 2-player agent was fitted the same way (800 games, from
 the agent shipped before it): head to head against that agent +0.027 (+0.006..+0.048), and

@@ -330,6 +330,7 @@ def test_model_policy_is_deterministic_given_rng_legal_and_refuses_another_table
         ({"improve_epochs": 0}, "improve_epochs must be"),
         ({"improve_lr": 0.0}, "improve_lr must be"),
         ({"improve_rollout": "genius"}, "improve_rollout 'genius'"),
+        ({"improve_rollout": "search:sims=4"}, "a search player cannot decide from"),
         ({"improve_games": 2, "teacher": ""}, "improve_games improves a network that plays: it needs"),
     ],
 )

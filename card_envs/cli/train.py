@@ -177,28 +177,30 @@ def build_parser() -> argparse.ArgumentParser:
         "search as a teacher by soft targets (card_envs.training.improvement; after --init-from or"
         " a --teacher, before PPO)"
     )
-    for option, convert, text in (
-        (
-            "games",
-            whole(0),
-            "games of the network against itself whose decisions are valued (default: 0, none)",
-        ),
-        ("width", whole(2), "the network's most probable moves valued at each decision (default: 4)"),
-        ("worlds", whole(2), "sampled worlds each of them is played in (default: 16)"),
+    from card_envs.training.settings import ImprovementSettings
+
+    plan = ImprovementSettings()  # the help shows its defaults
+    for option, convert, text, default in (
+        ("games", whole(0), "games of the network against itself whose decisions are valued", "0, none"),
+        ("width", whole(2), "the network's most probable moves valued at each decision", plan.width),
+        ("worlds", whole(2), "sampled worlds each of them is played in", plan.worlds),
         (
             "beta",
             non_negative,
-            "how far the fit moves towards moves that gain: p exp(BETA * advantage) (default: 10)",
+            "how far the fit moves towards moves that gain: p exp(BETA * advantage)",
+            plan.beta,
         ),
-        ("epochs", whole(1), "passes over the valued decisions (default: 30)"),
-        ("lr", positive, "Adam's step size while fitting (default: 3e-4)"),
+        ("epochs", whole(1), "passes over the valued decisions", plan.epochs),
+        ("lr", positive, "Adam's step size while fitting", plan.learning_rate),
+        ("rollout", None, "who plays every seat of the play-outs, a spec with a batched twin", plan.rollout),
     ):
-        improve.add_argument(f"--improve-{option}", type=convert, default=None, help=text)
-    improve.add_argument(
-        "--improve-rollout",
-        default=None,
-        help="who plays every seat of the play-outs, a policy spec (default: heuristic)",
-    )
+        typed: dict[str, Any] = {"type": convert} if convert else {}  # a spec is text, checked later
+        improve.add_argument(
+            f"--improve-{option}",
+            **typed,
+            default=None,
+            help=f"{text} (default: {default})",
+        )
     league = parser.add_argument_group("league (--opponents league)")
     for name, kind, text in (
         (

@@ -266,6 +266,11 @@ class ImprovementSettings:
         check_count("improve_epochs", self.epochs)
         check_number("improve_lr", self.learning_rate, 0.0, 1.0, open_low=True)
         check_spec(self.rollout, table.spec, table.num_players, what="improve_rollout")
+        if self.rollout.partition(":")[0] == "search":
+            raise ValueError(
+                f"improve_rollout {self.rollout!r}: play-outs run on the batched engine, which a search"
+                " player cannot decide from; use a scripted player or a network"
+            )
         if self.games and table.spec.batched is None:
             raise ValueError(f"improve_games plays out on a batched engine; {table.game!r} has none")
 

@@ -16,9 +16,10 @@ Parts (--part, repeatable; default all):
   seats rotated), both rolling out with the rule-based players, at equal simulations and at
   equal time per move (ours given the mean time ISMCTSBot took a move);
 * ``horizon``: where a rollout stops: ``search:sims=B`` at the first budget with each horizon of
-  --horizons (``none``: to the end of the game) against three lapse-free rule-based players
-  (--strong-games games each, the same seeds for every horizon), the players a search is most
-  easily fooled by: they break no rule and miss no knock;
+  --horizons (``none``: to the end of the game) against lapse-free rule-based players in every
+  other seat (--strong-games games each, the same seeds for every horizon; --players at the
+  table, 4 by default, the only part that takes another), the players a search is most easily
+  fooled by: they break no rule and miss no knock;
 * ``strength``: ``search:sims=B`` (the game's search defaults, and :data:`KNOBS`) against three
   rule-based players at their default knobs, at each budget B, --games games (duplicate deals
   for UNO and Chip It, where they narrow the interval: docs/evaluation.md), beside a rule-based
@@ -76,10 +77,12 @@ KNOBS = {"chipit": ":prior=net:net=pretrained:default=net:z=3"}
 BUDGETS = {"uno": [50, 200], "chipit": [50, 200], "tock": [10, 25]}
 
 
-def markers(part: str, game: str) -> tuple[str, str]:
-    """Each part's table of each game has a section of its own in the doc, so a run of one part
-    or one game rewrites its own figures only (and each is written as soon as it is done)."""
-    return f"<!-- bench/search.py {part} {game}: begin -->", f"<!-- bench/search.py {part} {game}: end -->"
+def markers(part: str, game: str, players: int = PLAYERS) -> tuple[str, str]:
+    """Each part's table of each game (and table size) has a section of its own in the doc, so a
+    run of one part or one game rewrites its own figures only (and each is written as soon as it
+    is done)."""
+    name = game if players == PLAYERS else f"{game} {players}p"
+    return f"<!-- bench/search.py {part} {name}: begin -->", f"<!-- bench/search.py {part} {name}: end -->"
 
 
 def positions(game: str, count: int, seed: int = 0) -> list[CardGame]:
@@ -237,10 +240,16 @@ def duel(game: str, ours: SearchPlayer, budget: int, games: int, seed: int) -> t
 
 
 def strength(
-    game: str, spec: str, games: int, seed: int, workers: int | None, others: str = "rule"
+    game: str,
+    spec: str,
+    games: int,
+    seed: int,
+    workers: int | None,
+    others: str = "rule",
+    players: int = PLAYERS,
 ) -> TournamentResult:
     return tournament(
-        game, [spec, others, others, others], games, seed=seed, workers=workers, duplicate=DUPLICATE[game]
+        game, [spec] + [others] * (players - 1), games, seed=seed, workers=workers, duplicate=DUPLICATE[game]
     )
 
 
@@ -254,10 +263,11 @@ STRENGTH_HEADER = (
 def strength_row(game: str, spec: str, others: str, result: TournamentResult) -> str:
     agent = result.agents[0]
     r, w = agent.mean_reward, agent.win_rate
-    mode = f"{result.deals:,} deals x4" if result.duplicate else f"{result.games:,}, seats rotated"
+    seats = len(result.agents)
+    mode = f"{result.deals:,} deals x{seats}" if result.duplicate else f"{result.games:,}, seats rotated"
     return (
-        f"| {game} | `{spec}` | `{others}` x3 | {mode} | **{r.value:+.3f}** ({r.low:+.3f}..{r.high:+.3f})"
-        f" | {w.value:.1%} | {result.seconds:.0f} |"
+        f"| {game} | `{spec}` | `{others}` x{seats - 1} | {mode}"
+        f" | **{r.value:+.3f}** ({r.low:+.3f}..{r.high:+.3f}) | {w.value:.1%} | {result.seconds:.0f} |"
     )
 
 
@@ -287,14 +297,19 @@ def strength_rows(
 
 
 def horizon_rows(
-    games: list[str], budget: int, horizons: list[str], n_games: int, workers: int | None
+    games: list[str],
+    budget: int,
+    horizons: list[str],
+    n_games: int,
+    workers: int | None,
+    players: int = PLAYERS,
 ) -> list[str]:
     lines = list(STRENGTH_HEADER)
     for game in games:
         lapse_free = rule_spec(dict(rule_agent_spec(game).sound_knobs))
         for horizon in horizons:
             spec = f"search:sims={budget}:horizon={horizon}"
-            result = strength(game, spec, n_games, 1, workers, lapse_free)
+            result = strength(game, spec, n_games, 1, workers, lapse_free, players)
             lines.append(strength_row(game, spec, lapse_free, result))
             print(lines[-1], flush=True)
     return lines
@@ -346,6 +361,9 @@ def main(argv: list[str] | None = None) -> None:
         default="50,100,200,400,none",
         help="the horizon part's rollout horizons, comma-separated (none: to the end; default: %(default)s)",
     )
+    parser.add_argument(
+        "--players", type=int, default=PLAYERS, help="table size of the horizon part (default: %(default)s)"
+    )
     parser.add_argument("--workers", type=int, default=None, help="worker processes (default: the CPUs)")
     parser.add_argument("--doc", type=Path, default=None, help=f"the page to write into (default: {DOC})")
     parser.add_argument("--quick", action="store_true", help="a smoke run of every part")
@@ -359,12 +377,19 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--horizons must be comma-separated ints >= 1 or none, got {args.horizons!r}")
     if min(given or [1]) < 1 or args.games < 1 or args.positions < 2 or args.duel_games < 1:
         parser.error("--budgets, --games and --duel-games must be >= 1, --positions >= 2")
+    games = args.game or ["uno", "tock", "chipit"]
+    parts = args.part or list(PARTS)
+    if args.players != PLAYERS and parts != ["horizon"]:
+        parser.error(f"--players {args.players} goes with --part horizon alone (the rest play at {PLAYERS})")
+    for game in games:
+        cls = game_spec(game).engine_class()
+        low, high = cls.min_players, cls.max_players
+        if not low <= args.players <= high:
+            parser.error(f"--players must be {low} to {high} for {game}, got {args.players}")
     exit_on_sigterm()
     if args.quick:
         given, args.games, args.positions, args.duel_games, args.strong_games = [8], 8, 4, 2, 4
         horizons = ["50", "none"]
-    games = args.game or ["uno", "tock", "chipit"]
-    parts = args.part or list(PARTS)
     doc = args.doc or (None if args.quick else DOC)
 
     def budgets_of(game: str) -> list[int]:
@@ -376,7 +401,7 @@ def main(argv: list[str] | None = None) -> None:
         "speed": lambda game: speed_rows([game], budgets_of(game), args.positions),
         "duel": lambda game: duel_rows([game], budgets_of(game)[0], args.duel_games, args.positions),
         "horizon": lambda game: horizon_rows(
-            [game], budgets_of(game)[0], horizons, args.strong_games, args.workers
+            [game], budgets_of(game)[0], horizons, args.strong_games, args.workers, args.players
         ),
         "strength": lambda game: strength_rows(
             [game], budgets_of(game), args.games, args.strong_games, args.workers
@@ -386,7 +411,7 @@ def main(argv: list[str] | None = None) -> None:
         for game in games:
             rows = tables[part](game)
             if doc is not None:
-                write_section(doc, "\n".join([f"`{command}`", "", *rows]), markers(part, game))
+                write_section(doc, "\n".join([f"`{command}`", "", *rows]), markers(part, game, args.players))
                 print(f"wrote the {part} figures of {game} into {doc}", flush=True)
     print(f"\nbench/search.py took {time.perf_counter() - start:.0f} s", flush=True)
 

@@ -56,22 +56,17 @@ def test_the_search_bench_writes_its_strength_table_into_its_section(tmp_path: P
 
 def test_the_search_bench_compares_horizons_against_lapse_free_players(tmp_path: Path) -> None:
     doc = tmp_path / "search.md"
-    out = run_bench(
-        "bench/search.py",
-        "--quick",
-        "--game",
-        "tock",
-        "--part",
-        "horizon",
-        "--workers",
-        "1",
-        "--doc",
-        str(doc),
-    )
-    lapse_free = "`rule:vigilance=1.0:false_knock_rate=0.0:cheat_rate=0.0` x3"
+    command = ("bench/search.py", "--quick", "--game", "tock", "--part", "horizon", "--workers", "1")
+    out = run_bench(*command, "--doc", str(doc))
+    lapse_free = "`rule:vigilance=1.0:false_knock_rate=0.0:cheat_rate=0.0`"
     for horizon in ("50", "none"):
-        assert f"| tock | `search:sims=8:horizon={horizon}` | {lapse_free} | 4, seats rotated |" in out
+        assert f"| tock | `search:sims=8:horizon={horizon}` | {lapse_free} x3 | 4, seats rotated |" in out
     assert "<!-- bench/search.py horizon tock: begin -->" in doc.read_text()
+    two = run_bench(*command, "--doc", str(doc), "--players", "2")  # another table writes a section of its own
+    assert f"| tock | `search:sims=8:horizon=50` | {lapse_free} x1 | 4, seats rotated |" in two
+    text = doc.read_text()
+    assert "<!-- bench/search.py horizon tock 2p: begin -->" in text
+    assert "<!-- bench/search.py horizon tock: begin -->" in text
 
 
 def test_the_pretrain_bench_ships_a_4_player_agent_with_its_card(tmp_path: Path) -> None:

@@ -185,12 +185,12 @@ def test_the_pretrain_bench_trains_the_tables_of_full_recipe_with_it(table, reci
     assert f"--recipe {recipe} " in command and settings.recipe == recipe
 
 
-@pytest.mark.parametrize("table", ["chipit-4p", "uno-4p", "chipit-2p"])
+@pytest.mark.parametrize("table", ["chipit-4p", "uno-4p", "chipit-2p", "chipit-3p", "chipit-5p"])
 def test_each_further_stage_continues_the_run_before_and_its_command_trains_the_same(tmp_path, table):
     """The further stages (Chip It at 4 players: a league, then heuristic players, then its own
-    valued moves; UNO at 4: heuristic players; Chip It at 2: both) continue the run before at the
-    same table without imitating again, and train.py given the card's command line builds the
-    same settings."""
+    valued moves; UNO at 4: heuristic players; Chip It at 2: both; at 3 and 5: its valued moves)
+    continue the run before at the same table without imitating again, and train.py given the
+    card's command line builds the same settings."""
     from card_envs.cli.train import build_parser, settings_from
 
     bench = load_script("bench/pretrain.py")
@@ -202,6 +202,8 @@ def test_each_further_stage_continues_the_run_before_and_its_command_trains_the_
         "chipit-4p": [["league"], *[["heuristic"]] * 3, None, None],
         "uno-4p": [["heuristic"]] * 3,
         "chipit-2p": [["heuristic"], ["heuristic"], None],
+        "chipit-3p": [None],
+        "chipit-5p": [None],
     }
     assert [stage.get("opponents") for stage in stages] == expected[table]
     for stage in stages:
@@ -240,7 +242,7 @@ def test_a_table_trained_on_against_heuristic_players_is_judged_against_them(mon
     results = bench.judge("chipit", 2, "greedy:RUN", args)
     assert ["greedy:RUN", "heuristic"] in played and "against_heuristic" in results
     played.clear()
-    assert "against_heuristic" not in bench.judge("chipit", 3, "greedy:RUN", args)  # no stages there
+    assert "against_heuristic" not in bench.judge("uno", 3, "greedy:RUN", args)  # no stages there
     assert all("heuristic" not in seats for seats in played)
     card = {
         "game": "chipit", "num_players": 2, "network": {"sizes": [1, 2], "activation": "tanh"},

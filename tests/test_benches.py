@@ -62,7 +62,7 @@ def test_the_search_bench_compares_horizons_against_lapse_free_players(tmp_path:
     for horizon in ("50", "none"):
         assert f"| tock | `search:sims=8:horizon={horizon}` | {lapse_free} x3 | 4, seats rotated |" in out
     assert "<!-- bench/search.py horizon tock: begin -->" in doc.read_text()
-    two = run_bench(*command, "--doc", str(doc), "--players", "2")  # another table writes a section of its own
+    two = run_bench(*command, "--doc", str(doc), "--players", "2")  # a section of its own
     assert f"| tock | `search:sims=8:horizon=50` | {lapse_free} x1 | 4, seats rotated |" in two
     text = doc.read_text()
     assert "<!-- bench/search.py horizon tock 2p: begin -->" in text

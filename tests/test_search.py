@@ -22,6 +22,7 @@ from card_envs.agents.search.halving import Halving
 from card_envs.agents.specs import check_spec, make_policy, rule_spec
 from card_envs.core.game import CardGame
 from card_envs.core.play import play_game
+from card_envs.core.registry import game_spec
 from card_envs.games.chipit.engine import ChipItGame
 from card_envs.games.tock.engine import TockGame
 from card_envs.games.uno.engine import UnoGame
@@ -58,6 +59,18 @@ def test_a_game_names_its_own_search_defaults_and_a_spec_overrides_them() -> Non
     assert (uno.settings.default, uno.settings.z) == ("heuristic", 3.0)
     assert make_policy("search:z=1.5:default=own", "uno", 4).settings == general  # type: ignore[attr-defined]
     assert make_policy("search", "chipit", 4).settings == general  # type: ignore[attr-defined]
+
+
+def test_a_table_size_can_want_other_search_defaults() -> None:
+    """Tock's 2-player rollouts stop later (``search_by_players``); its other tables keep 200,
+    and a spec's own horizon still wins at 2 players."""
+    assert game_spec("tock").search_defaults(2) == {"horizon": 400}
+    assert game_spec("tock").search_defaults(6) == {"horizon": 200}
+    two = make_policy("search:sims=3", "tock", 2)
+    assert isinstance(two, SearchPlayer) and two.settings.horizon == 400
+    assert SearchPlayer("tock", 2, sims=3).settings.horizon == 400
+    assert make_policy("search:horizon=50", "tock", 2).settings.horizon == 50  # type: ignore[attr-defined]
+    assert game_spec("uno").search_defaults(2) == game_spec("uno").search
 
 
 @pytest.mark.parametrize("algo", ["halving", "puct", "uct"])

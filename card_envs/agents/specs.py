@@ -134,7 +134,8 @@ def make_search_player(knobs: str, game: GameRef, num_players: int) -> Policy:
     loads on the first decision that needs it)."""
     from card_envs.agents.search import SearchPlayer, SearchSettings
 
-    settings = SearchSettings.from_knobs(parse_knobs(knobs) if knobs else {}, game_spec(game).search)
+    defaults = game_spec(game).search_defaults(num_players)
+    settings = SearchSettings.from_knobs(parse_knobs(knobs) if knobs else {}, defaults)
     if settings.net == "pretrained":
         make_policy("pretrained", game, num_players)  # refused here at a table without one
     elif settings.net is not None:

@@ -53,6 +53,8 @@ class GameSpec:
             rollouts at the spec's horizon; ``search:horizon=none`` plays them to the end).
             Only knobs that need nothing beyond the base install (no network). Empty: the
             search's general defaults.
+        search_by_players: knobs over ``search`` at one table size, where it was measured to
+            want others (Tock at 2 players: longer rollouts); see :meth:`search_defaults`.
     """
 
     name: str
@@ -64,6 +66,7 @@ class GameSpec:
     batched: str | Callable[..., Any] | None = None
     recipe: Mapping[str, Any] = field(default_factory=dict)
     search: Mapping[str, Any] = field(default_factory=dict)
+    search_by_players: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
 
     @property
     def aec_name(self) -> str:
@@ -73,6 +76,10 @@ class GameSpec:
     @property
     def gym_id(self) -> str:
         return f"card_envs/{self.title}-v{self.version}"
+
+    def search_defaults(self, num_players: int) -> dict[str, Any]:
+        """What a ``search`` spec means at a table of ``num_players`` before its own knobs."""
+        return {**self.search, **self.search_by_players.get(num_players, {})}
 
     def engine_class(self) -> type[CardGame]:
         cls: type[CardGame] = resolve(self.engine)

@@ -25,6 +25,7 @@ from typing import Any
 import numpy as np
 
 from card_envs.agents.search.rollouts import BatchedRollouts
+from card_envs.agents.search.settings import SearchSettings
 from card_envs.agents.specs import make_policy
 from card_envs.core.game import CardGame
 from card_envs.core.processes import worker_pool
@@ -61,12 +62,13 @@ def value_decisions(
     """Every decision with a choice in the games ``seeds`` of ``network`` (a policy spec with move
     probabilities: ``pretrained``, ``greedy:RUN``) in every seat, its most probable move played,
     valued with ``rollout`` players (a spec) in every seat of the play-outs, cut at the game's
-    search horizon (``GameSpec.search``)."""
+    search horizon at this table (``GameSpec.search_defaults``)."""
     spec = game_spec(game)
     cls = spec.engine_class()
     policy = make_policy(network, spec, num_players)
     player = make_policy(rollout, spec, num_players)
-    rollouts = BatchedRollouts(spec, cls(num_players), player, player, ROWS, spec.search.get("horizon"))
+    horizon = SearchSettings.from_knobs({}, spec.search_defaults(num_players)).horizon
+    rollouts = BatchedRollouts(spec, cls(num_players), player, player, ROWS, horizon)
     rows: dict[str, list[Any]] = {f: [] for f in Valued.__dataclass_fields__}
 
     def value(pending: list[tuple[CardGame, list[int], int]], rng: np.random.Generator) -> None:

@@ -50,7 +50,8 @@ class SearchPlayer(Policy):
 
     ``game`` and ``num_players`` fix the table it may be seated at (the rollout engine is
     built for it on first use); ``settings`` says how it searches, or keyword knobs over the
-    game's own search defaults (``GameSpec.search``: Tock's rollouts stop at 200 actions).
+    game's own search defaults at this table (``GameSpec.search_defaults``: Tock's rollouts
+    stop at 200 actions, at 2 players later).
     """
 
     reads_game = True
@@ -61,7 +62,9 @@ class SearchPlayer(Policy):
         self.spec = game_spec(game)
         self.num_players = num_players
         self.settings = (
-            settings if settings is not None else SearchSettings.from_knobs(knobs, self.spec.search)
+            settings
+            if settings is not None
+            else SearchSettings.from_knobs(knobs, self.spec.search_defaults(num_players))
         )
         if not self.settings.perfect and not self.spec.engine_class().samples_worlds():
             raise ValueError(

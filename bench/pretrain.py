@@ -10,7 +10,7 @@ other tables ``quick``, or ``full`` for a game or table of FULL_RECIPE, with at 
 wall time, imitation included); a table of FOLLOW_STAGES then trains on from that run in further
 stages against the players it loses to (Chip It at 4 players: a league, then heuristic players,
 then a fit to its own valued moves; UNO at 4: heuristic players; Chip It at 2: heuristic
-players, then the fit; Chip It at 3 and 5: the fit; into ``GAME-Np-NAME``); then judge the agent
+players, then the fit; Chip It at 3, 5 and 6: the fit; into ``GAME-Np-NAME``); then judge the agent
 playing its most probable move: --games games against N-1 rule-based players at their default
 knobs, seats rotated (duplicate deals where they narrow the interval), beside a rule-based
 player in the same seats and deals; at 4 players also the gauntlet
@@ -88,8 +88,8 @@ FULL_RECIPE = ("tock", "chipit-2p")
 #: against the heuristic player, far ahead of the recipe's agent, in two runs ("Chip It at 2
 #: players on its full recipe": the gap to it cut by two thirds), then fitted to its own valued
 #: moves in 800 games (the gap halved again: search.md, "Search as a teacher by soft targets").
-#: Chip It at 3 and 5 players: the quick recipe's agent fitted to its own valued moves (800 and
-#: 600 games; each beats the recipe's agent head to head, the same section)
+#: Chip It at 3, 5 and 6 players: the quick recipe's agent fitted to its own valued moves (800,
+#: 600 and 500 games; each beats the recipe's agent head to head, the same section)
 FOLLOW_STAGES: dict[str, tuple[dict[str, Any], ...]] = {
     "chipit-4p": (
         {"name": "league", "opponents": ["league"], "league_others": ("heuristic",),
@@ -112,6 +112,7 @@ FOLLOW_STAGES: dict[str, tuple[dict[str, Any], ...]] = {
     ),
     "chipit-3p": ({"name": "improved", "improve_games": 800, "timesteps": 0, "seed_offset": 6},),
     "chipit-5p": ({"name": "improved", "improve_games": 600, "timesteps": 0, "seed_offset": 6},),
+    "chipit-6p": ({"name": "improved", "improve_games": 500, "timesteps": 0, "seed_offset": 6},),
 }  # fmt: skip
 #: the train.py option of each stage setting (lists comma-separated; --timesteps after --init-from)
 STAGE_FLAGS = {
@@ -157,8 +158,8 @@ heuristic player and draws the entries it does worst against most often
 ("Against the heuristic player at full speed"); UNO's 4-player agent trains on from the
 recipe's run against three heuristic players ("Every game against its heuristic players"), and
 Chip It's 2-player agent against the heuristic player ("Chip It at 2 players on its full
-recipe"; its card adds how it does against that player). Chip It's agents at 2 to 5 players
-were then fitted to their own valued moves (below; at 3 and 5 players straight after the
+recipe"; its card adds how it does against that player). Chip It's agents at every table
+were then fitted to their own valued moves (below; at 3, 5 and 6 players straight after the
 recipe's run, which the 15 minutes bound, and their cards add how they do against heuristic
 players).
 Their cards add the head to head against the recipe's agent they started from. Each agent is

@@ -185,10 +185,10 @@ def test_the_pretrain_bench_trains_the_tables_of_full_recipe_with_it(table, reci
     assert f"--recipe {recipe} " in command and settings.recipe == recipe
 
 
-@pytest.mark.parametrize("table", ["chipit-4p", "uno-4p", "chipit-2p", "chipit-3p", "chipit-5p"])
+@pytest.mark.parametrize("table", ["chipit-4p", "uno-4p", "chipit-2p", "chipit-3p", "chipit-5p", "chipit-6p"])
 def test_each_further_stage_continues_the_run_before_and_its_command_trains_the_same(tmp_path, table):
     """The further stages (Chip It at 4 players: a league, then heuristic players, then its own
-    valued moves; UNO at 4: heuristic players; Chip It at 2: both; at 3 and 5: its valued moves)
+    valued moves; UNO at 4: heuristic players; Chip It at 2: both; at 3, 5, 6: its valued moves)
     continue the run before at the same table without imitating again, and train.py given the
     card's command line builds the same settings."""
     from card_envs.cli.train import build_parser, settings_from
@@ -204,6 +204,7 @@ def test_each_further_stage_continues_the_run_before_and_its_command_trains_the_
         "chipit-2p": [["heuristic"], ["heuristic"], None],
         "chipit-3p": [None],
         "chipit-5p": [None],
+        "chipit-6p": [None],
     }
     assert [stage.get("opponents") for stage in stages] == expected[table]
     for stage in stages:

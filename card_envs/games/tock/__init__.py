@@ -25,7 +25,8 @@ SPEC = register(
         # played to the end +0.087 (600 games each, `bench/search.py --part horizon`, search.md)
         search={"horizon": 200},
         # at 2 players longer: 400 +0.985, 200 +0.920, 800 +0.970 (400 games each, the same
-        # bench with --players 2); at 6 players 200 stays best (+0.168; 100 +0.136, 300 +0.139)
+        # bench with --players 2); at 6 players 200 stays best (+0.168; 100 +0.136, 300 +0.139),
+        # at 3 level with 300 (+0.750, +0.772)
         search_by_players={2: {"horizon": 400}},
         rule_mixes=({"opponent_choice": "nearest"}, {"allow_violations": False}),
         early_finish_rules={},

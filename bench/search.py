@@ -13,8 +13,9 @@ Parts (--part, repeatable; default all):
   the same game wrapped for OpenSpiel (:mod:`card_envs.integrations.openspiel`), each with
   rule-based and with random rollouts;
 * ``duel``: our search against OpenSpiel's ISMCTSBot head to head (2 seats each, 4 players,
-  seats rotated), both rolling out with the rule-based players, at equal simulations and at
-  equal time per move (ours given the mean time ISMCTSBot took a move);
+  seats rotated), both rolling out with the rule-based players to the end of the game, at equal
+  simulations and at equal time per move (ours given the mean time ISMCTSBot took a move),
+  the games spread over --workers processes;
 * ``horizon``: where a rollout stops: ``search:sims=B`` at the first budget with each horizon of
   --horizons (``none``: to the end of the game) against lapse-free rule-based players in every
   other seat (--strong-games games each, the same seeds for every horizon; --players at the
@@ -35,6 +36,7 @@ Results and the command go to the marked section of docs/search.md (--doc; --qui
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 import tracemalloc
@@ -49,7 +51,7 @@ from card_envs.agents.search import SearchPlayer, SearchSettings
 from card_envs.agents.specs import make_policy, rule_spec
 from card_envs.core.game import CardGame
 from card_envs.core.play import play_game, play_out
-from card_envs.core.processes import exit_on_sigterm
+from card_envs.core.processes import exit_on_sigterm, worker_pool
 from card_envs.core.ranking import rank_rewards
 from card_envs.core.registry import game_spec, game_specs
 from card_envs.evaluation.stats import bounded_mean_interval
@@ -210,17 +212,42 @@ def openspiel_speed(
     return measure(lambda g: bot.step(wrapped.state_at(g)), tables)  # type: ignore[attr-defined]
 
 
-def duel(game: str, ours: SearchPlayer, budget: int, games: int, seed: int) -> tuple[float, float, float]:
-    """Our search in seats 0 and 2 (1 and 3 in every other game) against ISMCTSBot at ``budget``:
-    our mean rank reward with its 95% interval (each game's two seats averaged; the evaluation's
-    interval, inside -1..1 and never a point on few games), from OpenSpiel's own game loop."""
+def duel(
+    game: str, settings: SearchSettings, budget: int, games: int, seed: int, workers: int | None
+) -> tuple[float, float, float]:
+    """Our search (``settings``) in seats 0 and 2 (1 and 3 in every other game) against
+    ISMCTSBot at ``budget``: our mean rank reward with its 95% interval (each game's two seats
+    averaged; the evaluation's interval, inside -1..1 and never a point on few games), from
+    OpenSpiel's own game loop, the games spread over ``workers`` processes (each game seeded
+    by its number, so the result does not depend on how they are spread)."""
+    count = max(1, min(workers or os.cpu_count() or 1, games))
+    shares = [list(range(k, games, count)) for k in range(count)]
+    if count == 1:
+        played = duel_games(game, settings, budget, shares[0], seed)
+    else:
+        with worker_pool(count) as pool:
+            parts = pool.map(
+                duel_games, [game] * count, [settings] * count, [budget] * count, shares, [seed] * count
+            )
+            played = [pair for part in parts for pair in part]
+    means = [mean for _, mean in sorted(played)]
+    estimate = bounded_mean_interval(means, -1.0, 1.0)
+    return estimate.value, estimate.low, estimate.high
+
+
+def duel_games(
+    game: str, settings: SearchSettings, budget: int, numbers: list[int], seed: int
+) -> list[tuple[int, float]]:
+    """The duel's games ``numbers``, each with its own ISMCTSBot and random numbers: (number,
+    our two seats' mean return) each."""
     module = openspiel()
     assert module is not None
     wrapped = module.openspiel_game(game, PLAYERS)
-    bot = ismcts_bot(wrapped, budget, seed, rollout="rule")
-    rng = np.random.default_rng(seed)
-    means = []
-    for i in range(games):
+    ours = SearchPlayer(game, PLAYERS, settings)
+    played = []
+    for i in numbers:
+        bot = ismcts_bot(wrapped, budget, seed * 100_000 + i, rollout="rule")
+        rng = np.random.default_rng([seed, i])
         state = wrapped.deal(seed * 100_000 + i)
         mine = {(i + k) % PLAYERS for k in (0, 2)}
         while not state.is_terminal():
@@ -234,9 +261,8 @@ def duel(game: str, ours: SearchPlayer, budget: int, games: int, seed: int) -> t
                 action = bot.step(state)  # type: ignore[attr-defined]
             state.apply_action(action)
         returns = state.returns()
-        means.append(np.mean([returns[p] for p in mine]))
-    estimate = bounded_mean_interval(means, -1.0, 1.0)
-    return estimate.value, estimate.low, estimate.high
+        played.append((i, float(np.mean([returns[p] for p in mine]))))
+    return played
 
 
 def strength(
@@ -315,7 +341,9 @@ def horizon_rows(
     return lines
 
 
-def duel_rows(games: list[str], budget: int, n_games: int, positions_each: int) -> list[str]:
+def duel_rows(
+    games: list[str], budget: int, n_games: int, positions_each: int, workers: int | None
+) -> list[str]:
     if openspiel() is None:
         return ["(OpenSpiel is not installed: `pip install -e .[openspiel]`; no duel)"]
     lines = [
@@ -332,7 +360,7 @@ def duel_rows(games: list[str], budget: int, n_games: int, positions_each: int) 
             (f"{budget} sims", SearchSettings(sims=budget)),
             (f"{ms:.0f} ms a move (ISMCTSBot's time)", SearchSettings(sims=None, ms=ms)),
         ):
-            value, low, high = duel(game, SearchPlayer(game, PLAYERS, settings), budget, n_games, seed=3)
+            value, low, high = duel(game, settings, budget, n_games, 3, workers)
             lines.append(f"| {game} | {label} | {n_games} | {value:+.3f} ({low:+.3f}..{high:+.3f}) |")
             print(lines[-1], flush=True)
     return lines
@@ -399,7 +427,9 @@ def main(argv: list[str] | None = None) -> None:
     command = " ".join(["python bench/search.py", *(argv if argv is not None else sys.argv[1:])])
     tables: dict[str, Callable[[str], list[str]]] = {
         "speed": lambda game: speed_rows([game], budgets_of(game), args.positions),
-        "duel": lambda game: duel_rows([game], budgets_of(game)[0], args.duel_games, args.positions),
+        "duel": lambda game: duel_rows(
+            [game], budgets_of(game)[0], args.duel_games, args.positions, args.workers
+        ),
         "horizon": lambda game: horizon_rows(
             [game], budgets_of(game)[0], horizons, args.strong_games, args.workers, args.players
         ),

@@ -207,3 +207,22 @@ def test_a_position_of_our_engine_becomes_a_state_a_bot_decides_in_and_is_left_a
     assert engine.state_dict() == before
     with pytest.raises(ValueError, match="does not fit"):
         openspiel_game("chipit", 3).state_at(engine)
+
+
+@pytest.mark.slow
+def test_the_duel_bench_scores_the_same_however_its_games_are_spread() -> None:
+    """bench/search.py's duel against ISMCTSBot seeds each game by its number: at equal
+    simulations, one worker and two give the same row (the timed row may differ)."""
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    rows = []
+    for workers in ("1", "2"):
+        command = [sys.executable, "bench/search.py", "--quick", "--part", "duel", "--game", "chipit"]
+        done = subprocess.run(
+            [*command, "--workers", workers], cwd=root, capture_output=True, text=True, timeout=600
+        )
+        assert done.returncode == 0, done.stderr[-3000:]
+        rows.append([line for line in done.stdout.splitlines() if line.startswith("| chipit | 8 sims | 2 |")])
+    assert len(rows[0]) == 1 and rows[0] == rows[1]

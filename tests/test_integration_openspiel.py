@@ -20,10 +20,12 @@ pytest.importorskip("pyspiel", reason="the 'openspiel' extra (pyspiel) is not in
 import pyspiel
 from open_spiel.python.algorithms import ismcts, mcts
 
+from card_envs.agents.search import SearchSettings
 from card_envs.core.ranking import rank_rewards
 from card_envs.core.registry import game_class, game_spec
 from card_envs.integrations import openspiel
 from card_envs.integrations.openspiel import openspiel_game, short_name
+from tests.scripts import load_script
 
 GAMES = ["chipit", "tock", "uno"]
 TABLES = [(game, n) for game in GAMES for n in game_spec(game).player_counts()]
@@ -212,17 +214,8 @@ def test_a_position_of_our_engine_becomes_a_state_a_bot_decides_in_and_is_left_a
 @pytest.mark.slow
 def test_the_duel_bench_scores_the_same_however_its_games_are_spread() -> None:
     """bench/search.py's duel against ISMCTSBot seeds each game by its number: at equal
-    simulations, one worker and two give the same row (the timed row may differ)."""
-    import subprocess
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parent.parent
-    rows = []
-    for workers in ("1", "2"):
-        command = [sys.executable, "bench/search.py", "--quick", "--part", "duel", "--game", "chipit"]
-        done = subprocess.run(
-            [*command, "--workers", workers], cwd=root, capture_output=True, text=True, timeout=600
-        )
-        assert done.returncode == 0, done.stderr[-3000:]
-        rows.append([line for line in done.stdout.splitlines() if line.startswith("| chipit | 8 sims | 2 |")])
-    assert len(rows[0]) == 1 and rows[0] == rows[1]
+    simulations, one worker and two give the same games and so the same figures."""
+    bench = load_script("bench/search.py")
+    settings = SearchSettings(sims=8)
+    one, two = (bench.duel("chipit", settings, 8, 3, 3, workers) for workers in (1, 2))
+    assert one == two and -1.0 <= one[1] <= one[0] <= one[2] <= 1.0

@@ -26,7 +26,7 @@ SPEC = register(
         search={"horizon": 200},
         # at 2 players longer: 400 +0.985, 200 +0.920, 800 +0.970 (400 games each, the same
         # bench with --players 2); at 6 players 200 stays best (+0.168; 100 +0.136, 300 +0.139),
-        # at 3 level with 300 (+0.750, +0.772)
+        # at 3 and 5 level with 300 (+0.750 and +0.772; +0.299 and +0.305)
         search_by_players={2: {"horizon": 400}},
         rule_mixes=({"opponent_choice": "nearest"}, {"allow_violations": False}),
         early_finish_rules={},

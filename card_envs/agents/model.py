@@ -10,7 +10,8 @@ import torch
 from stable_baselines3.common.policies import BasePolicy
 
 from card_envs.agents.base import Policy, RandomAgent
-from card_envs.agents.runs import model_path, run_settings
+from card_envs.agents.pretrained import PretrainedPolicy, read_network
+from card_envs.agents.runs import NETWORK_STEM, model_path, run_settings
 from card_envs.batched.policy import BatchedPolicy
 from card_envs.core.game import CardGame
 from card_envs.envs.single import with_mask
@@ -20,10 +21,13 @@ from card_envs.envs.single import with_mask
 def load_model(path: str | Path, deterministic: bool = False) -> Policy:
     """The trained agent of a run directory or model file, whichever library trained it:
     an RLlib run (settings.json says ``"backend": "rllib"``) or a MaskablePPO model."""
-    if Path(path).is_dir() and (run_settings(path) or {}).get("backend") == "rllib":
+    backend = (run_settings(path) or {}).get("backend") if Path(path).is_dir() else None
+    if backend == "rllib":
         from card_envs.agents.rllib_model import load_rllib_policy
 
         return load_rllib_policy(path, greedy=deterministic)
+    if backend == "az":  # a search-in-the-loop run: its network as the shipped agents' arrays
+        return PretrainedPolicy(read_network(Path(path) / NETWORK_STEM), greedy=deterministic)
     return ModelPolicy(path, deterministic=deterministic)
 
 

@@ -10,12 +10,16 @@ from card_envs.core.game import CardGame
 
 MODEL_FILE = "model.zip"
 SETTINGS_FILE = "settings.json"
+#: a search-in-the-loop run's network (``train.py --algo az``): NETWORK_STEM.npz (the arrays)
+#: and NETWORK_STEM.json (its card), the shipped agents' format (card_envs.agents.pretrained)
+NETWORK_STEM = "network"
 
 
 def model_path(path: str | Path) -> Path:
-    """The model file of ``path``: a run directory, a ``.zip`` file, or a path without ``.zip``."""
+    """The model file of ``path``: a run directory (MaskablePPO's model.zip, or the arrays of a
+    ``--algo az`` run's network), a ``.zip`` file, or a path without ``.zip``."""
     path = Path(path)
-    for candidate in (path / MODEL_FILE, path, path.with_suffix(".zip")):
+    for candidate in (path / MODEL_FILE, path / f"{NETWORK_STEM}.npz", path, path.with_suffix(".zip")):
         if candidate.is_file():
             return candidate
     raise ValueError(f"no saved model at {path} (expected a run directory with {MODEL_FILE} or a .zip file)")
@@ -35,10 +39,12 @@ RLLIB_CHECKPOINT_DIR = "rllib"
 
 
 def is_finished(run_dir: str | Path) -> bool:
-    """Whether ``run_dir`` holds a finished run: its model is written only at the end of
-    training (MaskablePPO's model.zip, an RLlib run's checkpoint folder)."""
+    """Whether ``run_dir`` holds a trained model: MaskablePPO's model.zip and an RLlib run's
+    checkpoint folder are written at the end of training, a ``--algo az`` run's network after
+    each of its iterations (such a run goes on with ``--resume``)."""
     run_dir = Path(run_dir)
-    return (run_dir / MODEL_FILE).is_file() or (run_dir / RLLIB_CHECKPOINT_DIR).is_dir()
+    saved = (run_dir / MODEL_FILE, run_dir / f"{NETWORK_STEM}.npz")
+    return any(p.is_file() for p in saved) or (run_dir / RLLIB_CHECKPOINT_DIR).is_dir()
 
 
 def check_trained_run(path: str | Path, game: CardGame, what: str = "model") -> None:

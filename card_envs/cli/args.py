@@ -173,6 +173,19 @@ def game_rules(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dic
     return rules
 
 
+def layer_widths(text: str) -> list[int]:
+    """``"256,256"`` -> ``[256, 256]``: hidden layer widths, each at least 1."""
+    try:
+        widths = [int(x) for x in text.split(",")]
+    except ValueError:
+        widths = []
+    if not widths or min(widths) < 1:
+        raise argparse.ArgumentTypeError(
+            f"must be widths >= 1 separated by commas, e.g. 256,256, got {text!r}"
+        )
+    return widths
+
+
 def lineup(text: str) -> list[str]:
     """``"model:runs/a,rule,rule:vigilance=0.5"`` -> one spec per entry (the one spec syntax of
     every tool: commas between seats)."""

@@ -19,6 +19,7 @@ card_envs.training.run.train and card_envs.evaluation.tournament.tournament.
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -30,6 +31,7 @@ from card_envs.cli.args import (
     exits_on_missing_extra,
     fail,
     game_rules,
+    layer_widths,
     lineup,
     non_negative,
     positive,
@@ -55,19 +57,6 @@ def per_game(name: str) -> str:
     value = DEFAULT_PPO[name]
     shown = ",".join(map(str, value)) if isinstance(value, list) else value
     return f"(default: {shown}; some games and imitated starts tune it: docs/learning.md)"
-
-
-def layer_widths(text: str) -> list[int]:
-    """``"256,256"`` -> ``[256, 256]``: hidden layer widths, each at least 1."""
-    try:
-        widths = [int(x) for x in text.split(",")]
-    except ValueError:
-        widths = []
-    if not widths or min(widths) < 1:
-        raise argparse.ArgumentTypeError(
-            f"must be widths >= 1 separated by commas, e.g. 256,256, got {text!r}"
-        )
-    return widths
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -343,6 +332,14 @@ def check_backend_options(args: argparse.Namespace) -> None:
 
 @exits_on_missing_extra("train.py")
 def main(argv: list[str] | None = None) -> None:
+    arguments = sys.argv[1:] if argv is None else argv
+    if "--algo=az" in arguments or any(
+        a == "--algo" and arguments[i + 1 : i + 2] == ["az"] for i, a in enumerate(arguments)
+    ):
+        from card_envs.cli import train_az  # search in the loop: a parser of its own
+
+        train_az.main(arguments)
+        return
     parser = build_parser()
     args = parser.parse_args(argv)
     exit_on_sigterm()

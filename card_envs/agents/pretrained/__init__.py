@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from card_envs.batched.policy import BatchedPolicy
+from card_envs.batched.policy import BatchedPolicy, LoopedPolicy
 from card_envs.core.game import CardGame
 from card_envs.core.policy import Policy
 
@@ -63,7 +63,10 @@ def _tables_text(folder: Path) -> str:
 
 @dataclass(frozen=True)
 class PretrainedNetwork:
-    """A shipped actor network: ``scale`` times the observation, hidden layers, action logits."""
+    """A shipped actor network: ``scale`` times the observation, hidden layers, action logits;
+    and, for a network trained with search in the loop (:mod:`card_envs.training.alphazero`), a
+    value head: layers of their own from the same scaled input to one number, the observing
+    seat's expected rank reward (tanh, so within -1..1)."""
 
     game: str
     num_players: int
@@ -74,6 +77,7 @@ class PretrainedNetwork:
     activation: str
     mask_in_observation: bool
     card: dict[str, Any]
+    value_layers: tuple[tuple[np.ndarray, np.ndarray], ...] = ()
 
     @property
     def observation_size(self) -> int:
@@ -92,18 +96,38 @@ class PretrainedNetwork:
             "scale_observations": not bool(np.all(self.scale == 1.0)),
         }
 
-    def logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
-        """Action logits [R, A] of R observations, illegal actions at -inf."""
+    @property
+    def has_value(self) -> bool:
+        return bool(self.value_layers)
+
+    def _input(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         x = np.asarray(observations, dtype=np.float32)
         if self.mask_in_observation:
             x = np.concatenate([x, np.asarray(masks, dtype=np.float32)], axis=1)
-        x = x * self.scale
+        return x * self.scale
+
+    def _hidden(self, x: np.ndarray, layers: tuple[tuple[np.ndarray, np.ndarray], ...]) -> np.ndarray:
         activation = ACTIVATIONS[self.activation]
-        for weights, bias in self.layers[:-1]:
+        for weights, bias in layers[:-1]:
             x = activation(x @ weights.T + bias)
-        weights, bias = self.layers[-1]
-        logits = x @ weights.T + bias
+        weights, bias = layers[-1]
+        return x @ weights.T + bias
+
+    def logits(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        """Action logits [R, A] of R observations, illegal actions at -inf."""
+        logits = self._hidden(self._input(observations, masks), self.layers)
         return np.where(np.asarray(masks) > 0, logits, -np.inf)
+
+    def values(self, observations: np.ndarray) -> np.ndarray:
+        """The value head's estimate [R] of each observing seat's rank reward (-1..1). It reads
+        the scaled observation alone (no mask: a seat that does not decide has none)."""
+        if not self.value_layers:
+            raise ValueError(
+                f"the network of {file_stem(self.game, self.num_players)} has no value head"
+                " (only networks trained with train.py --algo az have one)"
+            )
+        x = np.asarray(observations, dtype=np.float32) * self.scale[: self.observation_size]
+        return np.tanh(self._hidden(x, self.value_layers)[:, 0])
 
 
 @functools.cache
@@ -114,27 +138,38 @@ def load_pretrained(game: str, num_players: int, folder: Path | None = None) -> 
     stem = folder / file_stem(game, num_players)
     if not stem.with_suffix(".json").is_file():
         raise ValueError(f"no pretrained agent for {num_players}-player {game}; {_tables_text(folder)}")
+    return read_network(stem)
+
+
+def read_network(stem: Path) -> PretrainedNetwork:
+    """The network of ``stem.json`` (its card) and ``stem.npz`` (its arrays), read now (a
+    training run rewrites its network as it learns, so this is not cached)."""
     card = json.loads(stem.with_suffix(".json").read_text())
     with np.load(stem.with_suffix(".npz"), allow_pickle=False) as arrays:
         count = int(card["network"]["layers"])
         layers = tuple((arrays[f"weight{i}"], arrays[f"bias{i}"]) for i in range(count))
+        values = int(card["network"].get("value_layers", 0))
+        value_layers = tuple((arrays[f"value_weight{i}"], arrays[f"value_bias{i}"]) for i in range(values))
         scale = arrays["scale"]
     return PretrainedNetwork(
-        game=game,
-        num_players=num_players,
+        game=str(card["game"]),
+        num_players=int(card["num_players"]),
         scale=scale,
         layers=layers,
         activation=str(card["network"]["activation"]),
         mask_in_observation=bool(card["network"]["mask_in_observation"]),
         card=card,
+        value_layers=value_layers,
     )
 
 
 class PretrainedPolicy(Policy):
-    """A shipped agent playing its most probable legal action (it draws no random numbers)."""
+    """A shipped agent playing its most probable legal action (it draws no random numbers), or
+    with ``greedy=False`` a move drawn from its probabilities."""
 
-    def __init__(self, network: PretrainedNetwork) -> None:
+    def __init__(self, network: PretrainedNetwork, greedy: bool = True) -> None:
         self.network = network
+        self.greedy = greedy
 
     def __repr__(self) -> str:
         return f"PretrainedPolicy({file_stem(self.network.game, self.network.num_players)})"
@@ -156,11 +191,21 @@ class PretrainedPolicy(Policy):
         weights = np.exp(logits - logits.max())
         return weights / weights.sum()
 
+    def values(self, observations: np.ndarray) -> np.ndarray:
+        """Its value head's estimates [R] of the observing seats' rank rewards (a search's leaves)."""
+        return self.network.values(observations)
+
     def act(self, observation: np.ndarray, action_mask: np.ndarray, rng: np.random.Generator) -> int:
+        if not self.greedy:
+            probabilities = self.probabilities(observation, action_mask)
+            return int(rng.choice(probabilities.size, p=probabilities))
         return int(np.argmax(self.network.logits(observation[None], action_mask[None])[0]))
 
-    def batched(self) -> BatchedPretrained:
-        """This agent in many games at once: one pass of the network for all the rows."""
+    def batched(self) -> BatchedPolicy:
+        """This agent in many games at once: one pass of the network for all the rows (a
+        sampling one plays row by row, each drawing from its own game's generator)."""
+        if not self.greedy:
+            return LoopedPolicy(self)
         return BatchedPretrained(self.network)
 
 

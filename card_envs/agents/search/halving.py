@@ -79,12 +79,7 @@ class Halving:
         """Spend ``sims`` rollouts, or about ``ms`` milliseconds (the first round measures the speed)."""
         arms = list(self.arms)
         rounds = halving_rounds(len(arms))
-        if sims is None:
-            assert ms is not None
-            start = time.perf_counter()
-            self._play(arms, PROBE_WORLDS)
-            spent = time.perf_counter() - start
-            sims = self.sims + int(self.sims * max(ms / 1000.0 - spent, 0.0) / max(spent, 1e-9))
+        sims = self._budget(arms, sims, ms)
         for left in range(rounds, 0, -1):  # each round spends an equal share of what is left
             if len(arms) < 2:
                 break
@@ -93,6 +88,17 @@ class Halving:
                 break
             self._play(arms, worlds)
             arms = self._better_half(arms)
+
+    def _budget(self, arms: list[Arm], sims: int | None, ms: float | None) -> int:
+        """The rollouts to spend: ``sims``, or as many as ``ms`` allows at the speed of a first
+        round of :data:`PROBE_WORLDS` worlds for every arm (played here)."""
+        if sims is not None:
+            return sims
+        assert ms is not None
+        start = time.perf_counter()
+        self._play(arms, PROBE_WORLDS)
+        spent = time.perf_counter() - start
+        return self.sims + int(self.sims * max(ms / 1000.0 - spent, 0.0) / max(spent, 1e-9))
 
     def choice(self, z: float) -> int:
         """The default move unless the best other beats it by ``z`` standard errors."""

@@ -3,10 +3,13 @@
 Each simulation samples a world the searching seat cannot tell from the true one
 (:meth:`CardGame.sample_world`: built from the seat's own view, so the search never reads a
 hidden card) and values a position in it by a rollout (:mod:`.rollouts`), many rolled out
-together on the compiled batched engine. With ``algo=halving`` (the default) the root moves
+together on the compiled batched engine, or cut short and valued by a network's value head
+(``value=net``). With ``algo=halving`` (the default) the root moves
 are compared in the same worlds and the budget is spent by sequential halving
-(:mod:`.halving`); with ``puct`` or ``uct`` each simulation walks its world down one shared
-tree (:mod:`.tree`, information-set MCTS), adds a node, and the most visited root move is played.
+(:mod:`.halving`); ``gumbel`` does the same with a network's policy drawing and ranking the
+moves (:mod:`.gumbel`), and leaves the improved policy it found in :attr:`SearchPlayer.last`;
+with ``puct`` or ``uct`` each simulation walks its world down one shared tree (:mod:`.tree`,
+information-set MCTS), adds a node, and the most visited root move is played.
 
 All randomness comes from one seed drawn from the play loop's generator, so a seeded game
 with search players replays exactly (with a ``sims`` budget; an ``ms`` budget depends on
@@ -24,8 +27,9 @@ from typing import Any
 import numpy as np
 
 from card_envs.agents.pretrained import PRETRAINED
-from card_envs.agents.search.halving import Halving
-from card_envs.agents.search.rollouts import Rollouts, make_rollouts
+from card_envs.agents.search.gumbel import GumbelHalving
+from card_envs.agents.search.halving import Halving, PlayMoves
+from card_envs.agents.search.rollouts import LeafValue, Rollouts, make_rollouts
 from card_envs.agents.search.settings import PRIOR_MIX, SearchSettings
 from card_envs.agents.search.tree import Node, count_available, most_visited, select_puct, select_uct, untried
 from card_envs.core.game import SEED_BOUND, CardGame
@@ -43,6 +47,10 @@ class SearchStats:
     nodes: int
     #: root visits per legal action
     visits: dict[int, int] = field(default_factory=dict)
+    #: ``gumbel``: the improved policy over all actions (0 where illegal), the target a
+    #: network is trained towards, and the network's value of the root (None without a value head)
+    policy: np.ndarray | None = None
+    value: float | None = None
 
 
 class SearchPlayer(Policy):
@@ -79,13 +87,17 @@ class SearchPlayer(Policy):
         self._network: Any = None
         if self.settings.default != "own":
             self._default_player()  # a table without a heuristic player, or a bad net, fails here
+        if self.settings.value == "net":
+            self._leaf_value()  # a network without a value head fails here
 
     def __repr__(self) -> str:
         s = self.settings
         budget = f"sims={s.sims}" if s.sims is not None else f"ms={s.ms}"
         perfect = ", perfect" if s.perfect else ""
         default = f", default={s.default}" if s.default != "own" else ""
-        return f"SearchPlayer({budget}, algo={s.algo}, rollout={s.rollout}, own={s.own}{default}{perfect})"
+        value = f", value={s.value}" if s.value != "ranks" else ""
+        knobs = f"algo={s.algo}, rollout={s.rollout}, own={s.own}{default}{value}{perfect}"
+        return f"SearchPlayer({budget}, {knobs})"
 
     def check_table(self, game: CardGame) -> None:
         if game.name != self.spec.name or game.num_players != self.num_players:
@@ -111,7 +123,34 @@ class SearchPlayer(Policy):
         """The move of ``game.current_player`` after a search drawing from ``rng`` alone."""
         if self.settings.algo == "halving":
             return self._halving(game, rng)
+        if self.settings.algo == "gumbel":
+            return self._gumbel(game, rng)
         return self._tree_search(game, rng)
+
+    def _gumbel(self, game: CardGame, rng: np.random.Generator) -> int:
+        """Gumbel sequential halving over the network's moves in shared worlds (:mod:`.gumbel`)."""
+        start = time.perf_counter()
+        s = self.settings
+        seat = game.current_player
+        rollouts = self._rollouts_for(game)
+        sample = self._sampler(game, seat)
+        network = self._network_player()
+        observation, mask = game.observe(seat), game.action_mask()
+        legal = np.flatnonzero(mask)
+        prior = (1.0 - s.mix) * network.probabilities(observation, mask)[legal] + s.mix / legal.size
+        logits = np.log(np.maximum(prior, 1e-12))
+        root_value = float(network.values(observation[None])[0]) if self._has_value(network) else None
+        noise = rng.gumbel(size=legal.size) if s.noise else np.zeros(legal.size)
+        search = GumbelHalving(
+            legal.tolist(), logits, noise, s.width, lambda: sample(rng),
+            self._mover(rollouts, seat, rng), root_value,
+        )  # fmt: skip
+        search.run(s.sims, s.ms)
+        policy = np.zeros(game.num_actions)
+        policy[legal] = search.policy()
+        seconds = time.perf_counter() - start
+        self.last = SearchStats(search.sims, 1, seconds, 0, search.visits(), policy, root_value)
+        return search.choice()
 
     def _halving(self, game: CardGame, rng: np.random.Generator) -> int:
         """Sequential halving over the root moves in shared worlds (:mod:`.halving`)."""
@@ -123,13 +162,18 @@ class SearchPlayer(Policy):
         search = Halving(
             self._candidates(game, rng),
             lambda: sample(rng),
-            lambda worlds, moves: [
-                v[:, seat].tolist() for v in rollouts.values_after(worlds, moves, seat, rng)
-            ],
+            self._mover(rollouts, seat, rng),
         )
         search.run(s.sims, s.ms)
         self.last = SearchStats(search.sims, 1, time.perf_counter() - start, 0, search.visits())
         return search.choice(s.z)
+
+    @staticmethod
+    def _mover(rollouts: Rollouts, seat: int, rng: np.random.Generator) -> PlayMoves:
+        """The searching seat's values of moves played in shared worlds (what halving asks)."""
+        return lambda worlds, moves: [
+            v[:, seat].tolist() for v in rollouts.values_after(worlds, moves, seat, rng)
+        ]
 
     def default_move(self, game: CardGame, rng: np.random.Generator) -> int:
         """The move ``halving`` keeps unless another beats it by ``z`` standard errors (the
@@ -240,11 +284,33 @@ class SearchPlayer(Policy):
         key = json.dumps([game.num_players, game.rules], sort_keys=True, default=str)
         if key not in self._rollouts:
             self.check_table(game)
+            leaf = self._leaf_value() if self.settings.value == "net" else None
             self._rollouts[key] = make_rollouts(
                 self.spec, game, self._rollout_player(), self._own_player(),
-                max(self.settings.leaves, self.settings.width), self.settings.horizon,
+                max(self.settings.leaves, self.settings.width), self.settings.horizon, leaf,
             )  # fmt: skip
         return self._rollouts[key]
+
+    def _network_player(self) -> Any:
+        """The network of ``net`` (its move probabilities, and values where it has a value head)."""
+        if self._network is None:
+            self._network = self._player(self._net_spec())
+        return self._network
+
+    @staticmethod
+    def _has_value(network: Any) -> bool:
+        inner = getattr(network, "network", None)
+        return bool(getattr(inner, "has_value", False))
+
+    def _leaf_value(self) -> LeafValue:
+        """``value=net``: the network's value head, or ValueError where it has none."""
+        network = self._network_player()
+        if not self._has_value(network):
+            raise ValueError(
+                f"search value=net needs a network with a value head (train.py --algo az);"
+                f" net={self.settings.net} has none"
+            )
+        return network.values
 
     def _rollout_player(self) -> Policy:
         """Who plays the other seats of a rollout (``rollout``)."""
@@ -291,10 +357,8 @@ class SearchPlayer(Policy):
         legal = world.legal_actions()
         prior = np.zeros(world.num_actions)
         if self.settings.prior == "net":
-            if self._network is None:
-                self._network = self._player(self._net_spec())
             seat = world.current_player
-            prior[:] = self._network.probabilities(world.observe(seat), world.action_mask())
+            prior[:] = self._network_player().probabilities(world.observe(seat), world.action_mask())
             return prior
         prior[legal] = 1.0 / len(legal)
         if self.settings.prior == "rollout":

@@ -8,12 +8,14 @@ positions loaded into rows with :meth:`BatchedGame.load_engine`, then
 game without a batched engine plays them one by one on the reference engine. Either way a
 leaf's value is every seat's rank reward at the end, or, where a ``horizon`` cuts the
 rollout short, the rank reward of the game's truncation ranks (:meth:`CardGame.truncation_ranks`:
-the finished keep their ranks, the others are ranked by what they hold).
+the finished keep their ranks, the others are ranked by what they hold), or, given a ``leaf``
+value function (a network's value head, ``search:value=net``), each seat's value of the
+position where the rollout stopped, read from that seat's own observation.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 import numba
@@ -43,6 +45,10 @@ class Rollouts(Protocol):
         ...
 
 
+#: a leaf's value: each observing seat's expected rank reward [R] from its observations [R, D]
+LeafValue = Callable[[np.ndarray], np.ndarray]
+
+
 def final_rewards(world: CardGame) -> list[float]:
     """Rank rewards of a game that is over (truncation ranks are the batch's business)."""
     return rank_rewards(world.final_ranks())
@@ -50,15 +56,35 @@ def final_rewards(world: CardGame) -> list[float]:
 
 class BatchedRollouts:
     """Leaves played out ``size`` at a time on the compiled engine of ``table``'s game, for at
-    most ``horizon`` actions each (None: to the end; then the game's truncation ranks)."""
+    most ``horizon`` actions each (None: to the end); a leaf cut short is valued by its
+    truncation ranks, or by ``leaf`` where given."""
 
     def __init__(
-        self, spec: GameSpec, table: CardGame, policy: Policy, own: Policy, size: int, horizon: int | None
+        self,
+        spec: GameSpec,
+        table: CardGame,
+        policy: Policy,
+        own: Policy,
+        size: int,
+        horizon: int | None,
+        leaf: LeafValue | None = None,
     ) -> None:
         self.batch = BatchedGame(spec, size, table.num_players, max_steps=horizon, **table.rules)
         self.batch.reset(seed=0)
         self.twin = batched_policy(policy)
         self.own = batched_policy(own)
+        self.leaf = leaf
+
+    def _rewards(self, rows: np.ndarray, ranks: np.ndarray, truncated: np.ndarray) -> np.ndarray:
+        """Each seat's reward [R, N] at the end of games ``rows``: their rank rewards, or where a
+        game was cut short and a ``leaf`` value is given, each seat's value from its observation."""
+        rewards = rank_rewards_batch(ranks)
+        cut = rows[truncated]
+        if self.leaf is not None and cut.size:
+            for seat in range(self.batch.num_players):
+                seats = np.full(cut.size, seat, np.int64)
+                rewards[truncated, seat] = self.leaf(self.batch.observe(cut, seats))
+        return rewards
 
     def values(self, worlds: Sequence[CardGame], seat: int, rng: np.random.Generator) -> np.ndarray:
         threads = numba.get_num_threads()
@@ -111,13 +137,15 @@ class BatchedRollouts:
             row += len(moves[k])
             actions += list(moves[k])
         rows = np.arange(row, dtype=np.int64)
-        ranks = batch.step(np.asarray(actions, np.int64), rows, reset_ended=False).ranks
+        stepped = batch.step(np.asarray(actions, np.int64), rows, reset_ended=False)
+        ranks, truncated = stepped.ranks, stepped.truncated.copy()
         live = rows[batch.masks[rows].any(axis=1)]
         for twin in {id(p): p for p in players}.values():
             twin.new_games(batch.generators, live)
         if live.size:
-            ranks[live] = batch.play_out(live, players).ranks
-        rewards = rank_rewards_batch(ranks)
+            played = batch.play_out(live, players)
+            ranks[live], truncated[live] = played.ranks, played.truncated
+        rewards = self._rewards(rows, ranks, truncated)
         starts = np.cumsum([0] + [len(moves[k]) for k in chunk])
         return [rewards[starts[i] : starts[i + 1]] for i in range(len(chunk))]
 
@@ -134,7 +162,8 @@ class BatchedRollouts:
         for twin in {id(p): p for p in players}.values():
             twin.new_games(self.batch.generators, rows)
         if live:  # in one compiled call where the twins share a row act, else stepped
-            out[live] = rank_rewards_batch(self.batch.play_out(rows, players).ranks)
+            played = self.batch.play_out(rows, players)
+            out[live] = self._rewards(rows, played.ranks, played.truncated)
         return out
 
 
@@ -142,19 +171,24 @@ class ReferenceRollouts:
     """Leaves played out one by one on the reference engine (a game with no batched engine),
     for at most ``horizon`` actions each (None: to the end or the game's step cap)."""
 
-    def __init__(self, table: CardGame, policy: Policy, own: Policy, horizon: int | None) -> None:
+    def __init__(
+        self, table: CardGame, policy: Policy, own: Policy, horizon: int | None, leaf: LeafValue | None = None
+    ) -> None:
         self.policy = policy
         self.own = own
         self.num_players = table.num_players
         self.horizon = horizon
+        self.leaf = leaf
 
     def values(self, worlds: Sequence[CardGame], seat: int, rng: np.random.Generator) -> np.ndarray:
         out = np.zeros((len(worlds), self.num_players))
         players = [self.own if s == seat else self.policy for s in range(self.num_players)]
         for i, world in enumerate(worlds):
             played = play_out(world, players, rng, self.horizon or world.default_max_steps)
-            ranks = world.truncation_ranks() if played.truncated else world.final_ranks()
-            out[i] = rank_rewards(ranks)
+            if played.truncated and self.leaf is not None:
+                out[i] = self.leaf(np.stack([world.observe(s) for s in range(self.num_players)]))
+            else:
+                out[i] = rank_rewards(world.truncation_ranks() if played.truncated else world.final_ranks())
         return out
 
     def values_after(
@@ -172,10 +206,17 @@ class ReferenceRollouts:
 
 
 def make_rollouts(
-    spec: GameSpec, table: CardGame, policy: Policy, own: Policy, size: int, horizon: int | None = None
+    spec: GameSpec,
+    table: CardGame,
+    policy: Policy,
+    own: Policy,
+    size: int,
+    horizon: int | None = None,
+    leaf: LeafValue | None = None,
 ) -> Rollouts:
     """Batched rollouts where the game has a compiled engine, else reference ones; ``own``
-    plays the searching seat, ``policy`` every other; ``horizon`` caps each rollout's actions."""
+    plays the searching seat, ``policy`` every other; ``horizon`` caps each rollout's actions,
+    and ``leaf`` values a position where it cut one short."""
     if spec.batched is None:
-        return ReferenceRollouts(table, policy, own, horizon)
-    return BatchedRollouts(spec, table, policy, own, size, horizon)
+        return ReferenceRollouts(table, policy, own, horizon, leaf)
+    return BatchedRollouts(spec, table, policy, own, size, horizon, leaf)

@@ -1,0 +1,140 @@
+"""Games whose searching seats choose by Gumbel search with the run's current network, and the
+samples they leave: at each searched decision with a choice, the observation, the mask, the
+search's improved policy and, once the game is over, the seat's rank reward.
+
+A game draws everything from generators seeded by its own number (the deal, the search, the
+opponents), so the samples are the same however the games are spread over worker processes.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from card_envs.agents.search import SearchPlayer
+from card_envs.agents.search.settings import SearchSettings
+from card_envs.agents.specs import make_policy
+from card_envs.core.play import play_game
+from card_envs.core.policy import Policy
+from card_envs.core.processes import worker_pool
+from card_envs.core.ranking import rank_rewards
+from card_envs.core.registry import game_spec
+
+
+@dataclass
+class Samples:
+    """Searched decisions: what the seat saw, what it could do, the improved policy the search
+    found, the seat's rank reward at the game's end, and the game (its seed) they came from."""
+
+    observations: np.ndarray  # float32 [n, obs]
+    masks: np.ndarray  # int8 [n, actions]
+    policies: np.ndarray  # float32 [n, actions]
+    values: np.ndarray  # float32 [n]
+    games: np.ndarray  # int64 [n]
+
+    @classmethod
+    def concatenate(cls, parts: Sequence[Samples]) -> Samples:
+        return cls(*(np.concatenate([getattr(p, f.name) for p in parts]) for f in fields(cls)))
+
+    def __len__(self) -> int:
+        return len(self.games)
+
+    def save(self, path: Path) -> None:
+        partial = path.with_name(path.name + ".partial.npz")
+        np.savez_compressed(partial, **{f.name: getattr(self, f.name) for f in fields(self)})
+        partial.replace(path)
+
+    @classmethod
+    def load(cls, path: Path) -> Samples:
+        with np.load(path, allow_pickle=False) as data:
+            return cls(*(data[f.name] for f in fields(cls)))
+
+
+def searched_seats(num_players: int, lineup: Sequence[str] | None, game: int) -> list[int]:
+    """Every seat in self-play, else the one seat that game ``game`` gives the searcher (rotated)."""
+    return list(range(num_players)) if lineup is None else [game % num_players]
+
+
+def searched_decision(
+    searcher: SearchPlayer,
+    seats: list[int],
+    rows: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]],
+    seat: int,
+    observation: np.ndarray,
+    mask: np.ndarray,
+    action: int,
+) -> None:
+    """The play loop's ``on_decision``: a searched seat's decision with a choice joins ``rows``
+    with the improved policy its search just left."""
+    if seat in seats and int(mask.sum()) > 1:
+        assert searcher.last is not None and searcher.last.policy is not None
+        rows.append((seat, observation.copy(), mask.copy(), searcher.last.policy.astype(np.float32)))
+
+
+def play_games(
+    game_name: str,
+    num_players: int,
+    rules: dict[str, Any],
+    run_dir: str,
+    knobs: dict[str, Any],
+    lineup: Sequence[str] | None,
+    seeds: Sequence[int],
+) -> Samples:
+    """The games ``seeds`` of the network of ``run_dir`` searching with ``knobs`` (a ``search``
+    spec's knobs) in its seats, ``lineup`` (one spec per other seat) in the others."""
+    spec = game_spec(game_name)
+    cls = spec.engine_class()
+    settings = SearchSettings.from_knobs({**knobs, "net": run_dir})
+    searcher = SearchPlayer(spec, num_players, settings)
+    others = [make_policy(s, spec, num_players) for s in lineup] if lineup is not None else []
+    columns: dict[str, list[Any]] = {f.name: [] for f in fields(Samples)}
+    for seed in seeds:
+        seats = searched_seats(num_players, lineup, seed)
+        players: list[Policy] = []
+        for seat in range(num_players):
+            players.append(searcher if seat in seats else others[(seat - seats[0] - 1) % num_players])
+        rows: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []
+        game = cls.from_rules(num_players, **rules)
+        record = functools.partial(searched_decision, searcher, seats, rows)
+        outcome = play_game(game, players, np.random.default_rng([seed, 3]), deal=seed, on_decision=record)
+        rewards = rank_rewards(outcome.ranks)
+        for seat, observation, mask, policy in rows:
+            columns["observations"].append(observation)
+            columns["masks"].append(mask)
+            columns["policies"].append(policy)
+            columns["values"].append(rewards[seat])
+            columns["games"].append(seed)
+    table = cls.from_rules(num_players, **rules)
+    n = len(columns["games"])
+    return Samples(
+        np.asarray(columns["observations"], np.float32).reshape(n, table.observation_size),
+        np.asarray(columns["masks"], np.int8).reshape(n, table.num_actions),
+        np.asarray(columns["policies"], np.float32).reshape(n, table.num_actions),
+        np.asarray(columns["values"], np.float32),
+        np.asarray(columns["games"], np.int64),
+    )
+
+
+def collect(
+    game_name: str,
+    num_players: int,
+    rules: dict[str, Any],
+    run_dir: Path,
+    knobs: dict[str, Any],
+    lineup: Sequence[str] | None,
+    seeds: Sequence[int],
+    workers: int,
+) -> Samples:
+    """:func:`play_games` over ``seeds``, shared by ``workers`` processes (in this one for 1)."""
+    args = (game_name, num_players, rules, str(run_dir), knobs, lineup)
+    parts = [p.tolist() for p in np.array_split(np.asarray(seeds), min(workers, len(seeds))) if p.size]
+    if workers == 1:
+        return play_games(*args, parts[0])
+    with worker_pool(len(parts)) as pool:
+        jobs = [pool.submit(play_games, *args, part) for part in parts]
+        return Samples.concatenate([job.result() for job in jobs])

@@ -114,6 +114,27 @@ def test_the_written_network_plays_as_the_shipped_actor_and_values_as_torch(uno_
     assert -1.0 < float(written.values(observation)[0]) < 1.0
 
 
+def test_a_new_network_scales_as_the_ppo_agents_and_survives_its_round_trip(tmp_path: Path) -> None:
+    from card_envs.agents.networks import ScaledObservation
+    from card_envs.envs.single import observation_box
+
+    table = game_spec("chipit").engine_class()(4)
+    torch.manual_seed(0)
+    net = PolicyValueNet.fresh(table, [16, 8])
+    expected = ScaledObservation(observation_box(table, False)).scale.numpy()
+    assert net.scale.numpy() == pytest.approx(expected)
+    write_network(net, tmp_path / "network", table, {})
+    read = read_network(tmp_path / "network")
+    table.reset(seed=1)
+    observation, mask = table.observe(table.current_player)[None], table.action_mask()[None]
+    with torch.no_grad():
+        logits, value = net(torch.as_tensor(observation), torch.as_tensor(mask > 0))
+    legal = mask[0] > 0
+    assert read.logits(observation, mask)[0][legal] == pytest.approx(logits.numpy()[0][legal], abs=1e-5)
+    assert read.values(observation) == pytest.approx(value.numpy(), abs=1e-5)
+    assert read.card["network"]["sizes"] == [table.observation_size, 16, 8, table.num_actions]
+
+
 def test_value_net_is_refused_for_a_network_without_a_value_head() -> None:
     with pytest.raises(ValueError, match="value head"):
         make_policy("search:value=net:net=pretrained", "uno", 4)

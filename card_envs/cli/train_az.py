@@ -15,6 +15,7 @@ samples. A thin shell over card_envs.training.az.run.train_az (docs/training.md)
 from __future__ import annotations
 
 import argparse
+import shutil
 from pathlib import Path
 
 from card_envs.agents.runs import is_finished
@@ -60,8 +61,6 @@ def main(argv: list[str] | None = None) -> None:
     if not args.resume and is_finished(out) and not args.force:
         fail(parser, f"{out} already holds a trained model; pass --force to replace it or --resume to go on")
     if args.force and not args.resume:
-        import shutil
-
         shutil.rmtree(out, ignore_errors=True)
     print(f"Training {args.players}-player {args.game} with search in the loop into {out}", flush=True)
     train_az(table, settings, out, resume=args.resume, progress=lambda line: print(line, flush=True))

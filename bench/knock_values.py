@@ -109,8 +109,11 @@ def knock_values(
     return (reward[0::2] - reward[1::2]).astype(np.float32)
 
 
-def collect(seed: int, seconds: float, order: bool, horizon: int | None = None) -> Windows:
-    """Lapse-free games for about ``seconds``, the value of a knock at each of seat 0's windows."""
+def collect(
+    seed: int, seconds: float, order: bool, horizon: int | None = None, moves: int | None = None
+) -> Windows:
+    """Lapse-free games for about ``seconds`` (or exactly ``moves`` batched moves, the same on any
+    machine), the value of a knock at each of seat 0's windows."""
     games = GAMES_AT_ONCE
     batch = BatchedGame("tock", games * 3, PLAYERS)
     batch.reset(seed)
@@ -119,8 +122,9 @@ def collect(seed: int, seconds: float, order: bool, horizon: int | None = None) 
     main, scratch = np.arange(games, dtype=np.int64), np.arange(games, games * 3, dtype=np.int64)
     game_of = main.copy()
     features, values, ids, played = [], [], [], 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    start, moved = time.perf_counter(), 0
+    while (moved < moves) if moves is not None else (time.perf_counter() - start < seconds):
+        moved += 1
         masks = batch.masks[main]
         windows = main[(batch.current_players[main] == 0) & (masks[:, KNOCK] > 0) & (masks[:, PASS] > 0)]
         if windows.size:

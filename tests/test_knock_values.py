@@ -12,6 +12,7 @@ from card_envs.games.tock.encoding import KNOCK, LAYOUT
 from tests.scripts import load_script
 
 bench = load_script("bench/knock_values.py")
+MOVES = 20  # batched moves per part: a fixed amount of play, so no machine sees fewer windows
 
 
 def played_batch(steps: int) -> BatchedGame:
@@ -43,7 +44,7 @@ def test_the_order_it_adds_is_each_pile_and_stack_from_the_top_as_the_engine_hol
 
 
 def test_it_values_a_knock_at_each_knock_window_of_seat_0_and_keeps_workers_games_apart() -> None:
-    parts = [bench.collect(seed, 2.0, order=True) for seed in (1, 2)]
+    parts = [bench.collect(seed, 0.0, order=True, moves=MOVES) for seed in (1, 2)]
     for part in parts:
         assert part.d.size and part.features.shape == (part.d.size, LAYOUT.size + 4 * 2 * bench.DEPTH)
         phase = part.features[:, LAYOUT.slices["phase"]]

@@ -13,7 +13,9 @@
 * ``"search"``, ``"search:sims=400:rollout=rule"``: a search player
   (:mod:`card_envs.agents.search`; knobs: :class:`~card_envs.agents.search.SearchSettings`);
 * ``"pretrained"``, ``"pretrained:GAME"``: the agent shipped with the package for this table
-  (:mod:`card_envs.agents.pretrained`; numpy alone, no extra needed).
+  (:mod:`card_envs.agents.pretrained`; numpy alone, no extra needed);
+* ``"strong"``: the game's strongest player at at most 50 ms a decision on one core
+  (``GameSpec.strong``, a spec of the kinds above; docs/strong.md).
 """
 
 from __future__ import annotations
@@ -75,8 +77,8 @@ def spec_label(spec: PolicySpec) -> str:
 
 def make_policy(spec: PolicySpec, game: GameRef, num_players: int, **knobs: Any) -> Policy:
     """Build a policy from a spec: ``"random"``, ``"rule"``, ``"rule:KNOB=V:..."``, ``"heuristic"``,
-    ``"model:PATH"``, ``"greedy:PATH"``, ``"search[:KNOB=V:...]"``, ``"pretrained[:GAME]"`` or a
-    Policy (returned as it is).
+    ``"model:PATH"``, ``"greedy:PATH"``, ``"search[:KNOB=V:...]"``, ``"pretrained[:GAME]"``,
+    ``"strong"`` or a Policy (returned as it is).
 
     ``knobs`` go to the rule-based agent (e.g. ``vigilance=0.5``), after those in the spec;
     the random and heuristic players take none.
@@ -98,6 +100,8 @@ def make_policy(spec: PolicySpec, game: GameRef, num_players: int, **knobs: Any)
         from card_envs.agents.model import SelfPlayPool
 
         return SelfPlayPool()
+    if spec == "strong":
+        return make_policy(game_spec(game).strong, game, num_players)
     if kind == "search":
         return make_search_player(path, game, num_players)
     if kind == "pretrained":
@@ -125,7 +129,7 @@ def make_policy(spec: PolicySpec, game: GameRef, num_players: int, **knobs: Any)
     raise ValueError(
         f"unknown policy spec {spec!r};"
         " use 'random', 'rule[:KNOB=VALUE...]', 'heuristic', 'model:PATH', 'greedy:PATH', 'self',"
-        " 'search[:KNOB=VALUE...]', 'pretrained[:GAME]' or a Policy"
+        " 'search[:KNOB=VALUE...]', 'pretrained[:GAME]', 'strong' or a Policy"
     )
 
 

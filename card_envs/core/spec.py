@@ -55,6 +55,9 @@ class GameSpec:
             search's general defaults.
         search_by_players: knobs over ``search`` at one table size, where it was measured to
             want others (Tock at 2 players: longer rollouts); see :meth:`search_defaults`.
+        strong: the policy spec that ``strong`` means at this game: the strongest player
+            measured at at most 50 ms a decision on one core (docs/strong.md); it may use the
+            shipped network (``pretrained``, numpy alone). Default: the game's ``search``.
     """
 
     name: str
@@ -67,6 +70,7 @@ class GameSpec:
     recipe: Mapping[str, Any] = field(default_factory=dict)
     search: Mapping[str, Any] = field(default_factory=dict)
     search_by_players: Mapping[int, Mapping[str, Any]] = field(default_factory=dict)
+    strong: str = "search"
 
     @property
     def aec_name(self) -> str:

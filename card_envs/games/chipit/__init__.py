@@ -23,6 +23,10 @@ SPEC = register(
             "ppo": {"n_steps": 256, "batch_size": 1024},
             "timesteps": {"quick": 300_000, "full": 3_000_000},
         },
+        # 100 simulations keeping the shipped agent's move unless another beats it by 3 standard
+        # errors, the agent choosing the moves compared: about 40 ms a decision on one core
+        # (bench/strong.py, docs/strong.md)
+        strong="search:sims=100:prior=net:net=pretrained:default=net:z=3",
         rule_mixes=({"play_to_end": True},),
         early_finish_rules={"play_to_end": True},
     )

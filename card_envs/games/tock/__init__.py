@@ -28,6 +28,9 @@ SPEC = register(
         # bench with --players 2); at 6 players 200 stays best (+0.168; 100 +0.136, 300 +0.139),
         # at 3 and 5 level with 300 (+0.750 and +0.772; +0.299 and +0.305)
         search_by_players={2: {"horizon": 400}},
+        # 40 simulations: about 24 ms a decision on one core, where the default 400 take about
+        # 220 and 100 scored as 25 did (bench/strong.py, docs/strong.md)
+        strong="search:sims=40",
         rule_mixes=({"opponent_choice": "nearest"}, {"allow_violations": False}),
         early_finish_rules={},
     )

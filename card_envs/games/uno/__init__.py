@@ -26,6 +26,9 @@ SPEC = register(
         # sampled worlds: +0.085 against three rule-based players where the rule-based player's
         # defaults scored about 0, and z=1.5 changed the heuristic's moves for worse (search.md)
         search={"default": "heuristic", "z": 3.0},
+        # the shipped agent alone (under 1 ms a decision): UNO's search adds nothing measurable
+        # to a good move (bench/strong.py, docs/strong.md)
+        strong="pretrained",
         rule_mixes=(
             {
                 "draw_four": "official",

@@ -9,6 +9,7 @@
     python3 tasks.py test [pytest options]      # lint, then the fast test suite (-m slow: the long ones)
     python3 tasks.py bench [bench options]      # speed benchmarks
     python3 tasks.py lint                       # ruff check, ruff format --check, mypy
+    python3 tasks.py wheel                      # build, check and install the wheel alone, play with it
     python3 tasks.py docs                       # rewrite the docs' observation tables from the code
 
 Needs nothing but Python 3.10+. The virtualenv lives in ``.venv``; it is
@@ -21,8 +22,10 @@ from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import venv
 from pathlib import Path
 
@@ -56,6 +59,52 @@ def ensure_venv() -> None:
     STAMP.write_text(_install_key())
 
 
+#: what the wheel check plays in a fresh virtualenv holding the wheel alone: a game of each
+#: game through its PettingZoo env, every seat the shipped agent (numpy only), with no torch
+WHEEL_SMOKE = """
+import importlib, importlib.util, numpy as np, card_envs
+from card_envs.agents import make_policy
+from card_envs.core.registry import game_specs
+assert importlib.util.find_spec("torch") is None, "the core install must not need torch"
+for spec in game_specs().values():
+    module = importlib.import_module(f"card_envs.{spec.aec_name}")
+    env = module.env(num_players=4)
+    env.reset(seed=0)
+    players = {agent: make_policy("pretrained", spec.name, 4) for agent in env.agents}
+    rng, total, moves = np.random.default_rng(0), 0.0, 0
+    for agent in env.agent_iter():
+        observation, reward, terminated, truncated, _ = env.last()
+        total += reward
+        action = None if terminated or truncated else players[agent].act(
+            observation["observation"], observation["action_mask"], rng)
+        env.step(action)
+        moves += 1
+    assert moves > 4 and abs(total) < 1e-6, (moves, total)  # a finished game's rank rewards sum to 0
+    print(f"{module.__name__}: a pretrained game of {moves} steps, card_envs {card_envs.__version__}"
+          f" from {card_envs.__file__}")
+"""
+
+
+def check_wheel() -> None:
+    """Build the sdist and the wheel into dist/, check them as PyPI would, install the wheel in
+    a fresh virtualenv with the core dependencies only and play each game there."""
+    dist = ROOT / "dist"
+    shutil.rmtree(dist, ignore_errors=True)
+    _run(PYTHON, "-m", "build", "--outdir", dist)
+    built = sorted(dist.iterdir())
+    _run(PYTHON, "-m", "twine", "check", "--strict", *built)
+    with tempfile.TemporaryDirectory() as scratch:
+        fresh = Path(scratch) / "venv"
+        venv.create(fresh, with_pip=True)
+        python = fresh / BIN.name / "python"
+        wheel = next(path for path in built if path.suffix == ".whl")
+        _run(python, "-m", "pip", "install", "--disable-pip-version-check", "-q", wheel)
+        print("+", python, "-c", "WHEEL_SMOKE", flush=True)
+        subprocess.run([str(python), "-c", WHEEL_SMOKE], cwd=scratch, check=True)  # not the checkout
+    for path in built:
+        print(f"{path.name}: {path.stat().st_size / 2**20:.1f} MiB", flush=True)
+
+
 TASKS = {
     "train": [PYTHON, "train.py"],
     "evaluate": [PYTHON, "evaluate.py"],
@@ -66,6 +115,7 @@ TASKS = {
     "test": [PYTHON, "-m", "pytest", "-n", "auto", "-q"],
     "bench": [PYTHON, "bench/throughput.py"],
     "lint": [],  # LINTERS only
+    "wheel": [],  # check_wheel
     "docs": [PYTHON, "-m", "card_envs.cli.docs_tables"],
 }
 #: what ``tasks.py train`` trains without options: Tock's measured recipe scaled to minutes (under
@@ -95,6 +145,9 @@ def main(argv: list[str]) -> int:
             subprocess.run([str(a) for a in linter], cwd=ROOT, check=True)
         if task == "lint":
             return 0
+    if task == "wheel":
+        check_wheel()
+        return 0
     return subprocess.run([str(a) for a in TASKS[task]] + extra, cwd=ROOT).returncode
 
 

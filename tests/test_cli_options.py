@@ -10,12 +10,13 @@ import os
 
 import pytest
 
-from card_envs.cli import evaluate, play, replay, train, watch
+from card_envs.cli import evaluate, play, replay, train, train_az, watch
 from card_envs.cli.docs_tables import OPTIONS_PAGE, updated_options_page
 from card_envs.cli.options import OptionRow, option_rows
 
 MAINS = {"train.py": train.main, "evaluate.py": evaluate.main, "play": play.main, "watch": watch.main}
 MAINS["replay"] = replay.main
+MAINS["train.py --algo az"] = train_az.main
 #: what each tool needs besides the option under test to get past its own required arguments
 BASE = {"evaluate.py": ["--policy", "rule"], "replay": ["{record}"]}
 REFUSED_ROWS = [row for row in option_rows() if row.refused]

@@ -11,12 +11,13 @@ import argparse
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from card_envs.cli import evaluate, play, replay, train, watch
+from card_envs.cli import evaluate, play, replay, train, train_az, watch
 from card_envs.core.registry import game_specs
 
 #: each tool's parser, by the name the table gives it
 TOOLS: dict[str, Callable[[], argparse.ArgumentParser]] = {
     "train.py": train.build_parser,
+    "train.py --algo az": train_az.build_parser,
     "evaluate.py": evaluate.build_parser,
     "play": play.build_parser,
     "watch": watch.build_parser,
@@ -34,6 +35,13 @@ TEXT_CHECKS: dict[str, tuple[str, str]] = {
     "--address": ("with --backend rllib only", "127.0.0.1:6379"),
     "file": ("a record file that exists (a record that does not replay: exit 2, one line)", "/nowhere.jsonl"),
 }
+#: text options whose check differs from one tool to another
+TOOL_TEXT_CHECKS: dict[tuple[str, str], tuple[str, str]] = {
+    ("train.py --algo az", "--opponents"): (
+        "self, or policy specs (one for all other seats or one each), each one that can be built",
+        "genius",
+    ),
+}
 #: the checks named by the type functions of cli.args
 TYPE_CHECKS: dict[str, tuple[str, str]] = {
     "non_negative": ("a number >= 0", "-1"),
@@ -50,6 +58,13 @@ NARROWER: dict[tuple[str, str], str] = {
     ("train.py", "--ent-coef"): "a number in [0, 1]",
     ("train.py", "--imitation-smoothing"): "a number in [0, 1)",
     ("train.py", "--shaping"): "a number in [0, 100]",
+    **{
+        ("train.py --algo az", f"--{name}"): "a whole number >= 1"
+        for name in ("iterations", "games", "sims", "horizon", "epochs", "batch-size", "window", "workers")
+    },
+    ("train.py --algo az", "--width"): "a whole number >= 2",
+    ("train.py --algo az", "--learning-rate"): "a number in (0, 1]",
+    ("train.py --algo az", "--mix"): "a number in [0, 1]",
 }
 #: options that need more than their type's check to be refused at once
 REFUSED: dict[tuple[str, str], str] = {
@@ -85,6 +100,8 @@ def _row(tool: str, action: argparse.Action) -> OptionRow:
         check, refused = f"a registered game: {', '.join(built_in)} built in", "bogus"
     elif action.choices is not None:
         check, refused = f"one of {', '.join(map(str, action.choices))}", "bogus"
+    elif (tool, option) in TOOL_TEXT_CHECKS:
+        check, refused = TOOL_TEXT_CHECKS[tool, option]
     elif option in TEXT_CHECKS:
         check, refused = TEXT_CHECKS[option]
     else:

@@ -19,7 +19,14 @@ import shutil
 from pathlib import Path
 
 from card_envs.agents.runs import is_finished
-from card_envs.cli.args import Parser, add_game_arguments, exits_on_missing_extra, fail, game_rules
+from card_envs.cli.args import (
+    Parser,
+    add_game_arguments,
+    check_output_folder,
+    exits_on_missing_extra,
+    fail,
+    game_rules,
+)
 from card_envs.cli.dataclass_options import add_dataclass_options, dataclass_values
 from card_envs.core.processes import exit_on_sigterm
 
@@ -62,6 +69,7 @@ def main(argv: list[str] | None = None) -> None:
         fail(parser, f"{out} already holds a trained model; pass --force to replace it or --resume to go on")
     if args.force and not args.resume:
         shutil.rmtree(out, ignore_errors=True)
+    check_output_folder(parser, out, "--out")
     print(f"Training {args.players}-player {args.game} with search in the loop into {out}", flush=True)
     train_az(table, settings, out, resume=args.resume, progress=lambda line: print(line, flush=True))
     print(f"network: {out}/network.npz (play it: greedy:{out}; search with it: search:net={out}:value=net)")

@@ -5,13 +5,18 @@ what is allowed, and changes no game: 400 a malformed body or a bad field (unkno
 bad rule, bad opponent), 403 a path outside the server's folders, 404 an unknown game id,
 record or route, 409 a move that does not fit the table now, 413 a body over the size cap,
 422 an illegal action (the message names the legal ones), 429 the cap on live games.
+
+Game work (dealing, the agents' replies, loading a model) runs in Starlette's thread pool, one
+game at a time under its own lock, so a search player thinking in one game never holds up the
+requests of another; the event loop only reads requests and writes answers.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import secrets
-import sys
+import threading
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -19,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
@@ -26,7 +32,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from card_envs.agents.specs import make_policy, spec_label
-from card_envs.core.game import IllegalActionError
+from card_envs.core.game import CardGame, IllegalActionError
 from card_envs.core.policy import Policy
 from card_envs.records.record import RecordError
 from card_envs.web.catalog import PATH_KINDS, BadRequestError, catalog, check_opponent, new_table
@@ -36,6 +42,8 @@ from card_envs.web.reports import REPORT_FILES, report_list
 from card_envs.web.sessions import NotYourTurnError, Session, Sessions, TooManyGamesError, UnknownGameError
 
 STATIC = Path(__file__).parent / "static"
+#: what a route sends the page: one frame of the table after each move
+Frames = list[dict[str, Any]]
 #: trained models kept loaded, so that a new game against one does not load it again
 MODEL_CACHE = 8
 
@@ -98,6 +106,22 @@ async def read_json(request: Request, limit: int) -> dict[str, Any]:
     return data
 
 
+def one_torch_thread() -> None:
+    """Small networks, one decision at a time: torch's own thread pool only makes every request
+    wait on its threads (a move took seconds on a busy machine). Set once, for the process,
+    where torch is installed."""
+    if importlib.util.find_spec("torch") is not None:
+        import torch
+
+        torch.set_num_threads(1)
+
+
+def locked(session: Session, work: Callable[[Any], Frames], argument: Any) -> Frames:
+    """``work(argument)`` on ``session``'s game, one request of that game at a time."""
+    with session.lock:
+        return work(argument)
+
+
 class WebApp:
     """The routes over one :class:`Sessions` and the server's folders."""
 
@@ -108,21 +132,34 @@ class WebApp:
         self.reports = Folders.of("reports", config.reports)
         self.runs = Folders.of("runs", config.runs)
         self._models: OrderedDict[tuple[str, str, int], Policy] = OrderedDict()
+        self._models_lock = threading.Lock()  # games are dealt in several threads at once
+        one_torch_thread()
 
     def policy(self, spec: str, game: str, players: int) -> Policy:
         """The policy of a checked spec; a trained model is loaded once and kept."""
         if spec.partition(":")[0] not in PATH_KINDS:
             return make_policy(spec, game, players)
         key = (spec, game, players)
-        if key not in self._models:
-            self._models[key] = make_policy(spec, game, players)
-            # small networks, one decision at a time: torch's thread pool only makes every
-            # request wait on its threads (a move took seconds on a busy machine)
-            sys.modules["torch"].set_num_threads(1)
-            while len(self._models) > MODEL_CACHE:
-                self._models.popitem(last=False)
-        self._models.move_to_end(key)
-        return self._models[key]
+        with self._models_lock:
+            if key not in self._models:
+                self._models[key] = make_policy(spec, game, players)
+                while len(self._models) > MODEL_CACHE:
+                    self._models.popitem(last=False)
+            self._models.move_to_end(key)
+            return self._models[key]
+
+    def deal(
+        self, game: CardGame, seat: int | None, specs: list[str], seed: int
+    ) -> tuple[str, Session, Frames]:
+        """A new game's policies, its session and its first frames (a thread-pool job)."""
+        n = game.num_players
+        agent_policies = iter([self.policy(spec, game.name, n) for spec in specs])
+        labels = iter([spec_label(spec) for spec in specs])
+        policies = [None if s == seat else next(agent_policies) for s in range(n)]
+        names = ["you" if s == seat else next(labels) for s in range(n)]
+        key, session = self.sessions.add(game, seat, policies, names, seed)
+        with session.lock:
+            return key, session, session.start()
 
     # ------------------------------------------------------------------ routes
     async def catalog(self, request: Request) -> Response:
@@ -159,12 +196,8 @@ class WebApp:
             seed = secrets.randbelow(2**31)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise BadRequestError(f"seed must be an int 0..2**63-1 (or null for a fresh deal), got {seed!r}")
-        agent_policies = iter([self.policy(spec, game.name, n) for spec in specs])
-        labels = iter([spec_label(spec) for spec in specs])
-        policies = [None if s == seat else next(agent_policies) for s in range(n)]
-        names = ["you" if s == seat else next(labels) for s in range(n)]
-        key, session = self.sessions.add(game, seat, policies, names, seed)
-        return self.answer(session, session.start(), key, status=201)
+        key, session, frames = await run_in_threadpool(self.deal, game, seat, specs, seed)
+        return self.answer(session, frames, key, status=201)
 
     def answer(self, session: Session, frames: list[dict[str, Any]], key: str, status: int = 200) -> Response:
         return JSONResponse({"id": key, "frames": frames, "state": session.state()}, status_code=status)
@@ -179,16 +212,14 @@ class WebApp:
         data = await read_json(request, self.config.max_body)
         if "action" not in data:
             raise BadRequestError('a move needs an action: {"action": N}, N one of the legal actions')
-        with session.lock:
-            frames = session.move(data["action"])
+        frames = await run_in_threadpool(locked, session, session.move, data["action"])
         return self.answer(session, frames, key)
 
     async def advance(self, request: Request) -> Response:
         key = request.path_params["key"]
         session = self.sessions.get(key)
         data = await read_json(request, self.config.max_body)
-        with session.lock:
-            frames = session.advance(data.get("steps", 1))
+        frames = await run_in_threadpool(locked, session, session.advance, data.get("steps", 1))
         return self.answer(session, frames, key)
 
     async def close(self, request: Request) -> Response:

@@ -13,9 +13,9 @@ import pytest
 pytest.importorskip("starlette")
 httpx = pytest.importorskip("httpx")
 
-from card_envs.core.policy import Policy
-from card_envs.web.app import make_app
-from card_envs.web.tables import offered_actions
+from card_envs.core.policy import Policy  # noqa: E402
+from card_envs.web.app import make_app  # noqa: E402
+from card_envs.web.tables import offered_actions  # noqa: E402
 
 WAIT = 20.0  # seconds an agent waits to be released: only reached if the server is stalled
 

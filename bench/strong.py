@@ -7,7 +7,7 @@ core, and its strength against players it never trained against.
 
 Per game at 4 players:
 
-* ``speed``: milliseconds a decision on one core (the median over --positions decisions with
+* ``speed``: milliseconds a decision on one core (the mean over --positions decisions with
   more than one legal move, from seeded rule-based games), beside the ``search`` spec's
   (the game's default budget) and the shipped network's;
 * ``strength``: ``strong`` against three heuristic players and three lapse-free rule-based
@@ -23,13 +23,11 @@ Results and the command go to the marked section of docs/strong.md (--doc; --qui
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
-from search import DUPLICATE, STRENGTH_HEADER, positions, strength_row
+from search import DUPLICATE, STRENGTH_HEADER, measure, positions, strength_row
 from soak import write_section
 
 from card_envs.agents.registry import rule_agent_spec
@@ -52,22 +50,14 @@ def markers(game: str) -> tuple[str, str]:
 
 
 def milliseconds(spec: str, game: str, count: int) -> float:
-    """The median time of one decision of ``spec`` on ``count`` positions, in ms (after one
-    untimed decision, which compiles the rollout engine and loads the network)."""
-    player = make_policy(spec, game, PLAYERS)
-    tables = positions(game, count)
-    rng = np.random.default_rng(0)
-    player.act_in(tables[0].clone(), rng)
-    times = []
-    for table in tables:
-        start = time.perf_counter()
-        player.act_in(table.clone(), rng)
-        times.append(time.perf_counter() - start)
-    return 1000 * statistics.median(times)
+    """The mean time of one decision of ``spec`` on ``count`` positions, in ms (the search bench's
+    timing: one untimed decision first compiles the rollout engine and loads the network)."""
+    player, rng = make_policy(spec, game, PLAYERS), np.random.default_rng(0)
+    return 1000 * measure(lambda table: player.act_in(table.clone(), rng), positions(game, count))[0]
 
 
 def speed_rows(game: str, count: int) -> list[str]:
-    lines = ["| game | player | spec | ms a decision (median, one core) |", "|---|---|---|---|"]
+    lines = ["| game | player | spec | ms a decision (mean, one core) |", "|---|---|---|---|"]
     for name in ("strong", "search", "pretrained"):
         spec = game_spec(game).strong if name == "strong" else name
         lines.append(f"| {game} | `{name}` | `{spec}` | {milliseconds(name, game, count):.1f} |")

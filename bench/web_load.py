@@ -34,6 +34,7 @@ from typing import Any
 import httpx
 import numpy as np
 
+from card_envs.web.security import SECRET_HEADER
 from card_envs.web.tables import offered_actions
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -78,9 +79,13 @@ class Client(threading.Thread):
         self.index, self.base, self.args, self.deadline, self.stats = index, base, args, deadline, stats
         self.rng = np.random.default_rng(index)
 
-    def timed(self, kind: str, method: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    def timed(
+        self, kind: str, method: str, path: str, body: dict[str, Any] | None = None, secret: str = ""
+    ) -> dict[str, Any]:
+        """One request, as the page sends it (the game's secret with every request about it)."""
+        headers = {SECRET_HEADER: secret} if secret else {}
         start = time.perf_counter()
-        response = self.http.request(method, self.base + path, json=body)
+        response = self.http.request(method, self.base + path, json=body, headers=headers)
         self.stats.add(kind, time.perf_counter() - start, response)
         return response.json() if response.status_code < 300 else {}
 
@@ -98,14 +103,15 @@ class Client(threading.Thread):
                 kind = "model" if model else "rule"
                 opponents = f"greedy:0/{self.args.model}" if model else "rule"
                 data = self.timed("new game", "POST", "/api/games", {"game": game, "opponents": opponents})
+                secret = data.get("secret", "")
                 played += 1
                 while data and data["state"]["result"] is None and time.monotonic() < self.deadline:
                     self.pause()
                     action = int(self.rng.choice(offered_actions(data["state"]["choices"])))
                     path = f"/api/games/{data['id']}/move"
-                    data = self.timed(f"move ({kind})", "POST", path, {"action": action})
+                    data = self.timed(f"move ({kind})", "POST", path, {"action": action}, secret)
                 if data and self.rng.random() < 0.9:
-                    self.timed("close", "DELETE", f"/api/games/{data['id']}")
+                    self.timed("close", "DELETE", f"/api/games/{data['id']}", secret=secret)
 
 
 class Stats:

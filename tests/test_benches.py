@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -156,3 +157,24 @@ def test_the_improvement_targets_bench_prints_a_row_per_beta() -> None:
         rows = [line for line in out.splitlines() if line.startswith(f"| fitted, beta {beta} | ")]
         assert len(rows) == 1 and rows[0].count("|") == 8
     assert len([line for line in out.splitlines() if line.startswith("| shipped | ")]) == 1
+
+
+def test_the_web_load_bench_plays_games_through_the_secured_server_with_no_error() -> None:
+    """The load bench's clients send what the page sends (each game's secret): none refused."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = str(probe.getsockname()[1])
+    out = run_bench(
+        "bench/web_load.py",
+        "--games",
+        "3",
+        "--seconds",
+        "4",
+        "--think",
+        "0",
+        "--idle-seconds",
+        "2",
+        "--port",
+        port,
+    )
+    assert "errors: 0" in out and re.search(r"move \(rule\)\s+[1-9]", out), out

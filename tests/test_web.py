@@ -28,6 +28,7 @@ from card_envs.records.record import GameRecorder
 from card_envs.web.app import WebConfig, make_app
 from card_envs.web.sessions import MAX_ADVANCE, Sessions
 from card_envs.web.tables import offered_actions
+from tests.web_client import PageClient
 
 GAMES = ["uno", "tock", "chipit"]
 #: a reference that would load something from another host (a CDN, a web font)
@@ -46,7 +47,7 @@ class FakeClock:
 
 
 def client_for(config: WebConfig | None = None, sessions: Sessions | None = None) -> TestClient:
-    return TestClient(make_app(config or WebConfig(), sessions))
+    return PageClient(make_app(config or WebConfig(), sessions))
 
 
 @pytest.fixture(scope="module")
@@ -474,17 +475,31 @@ def test_the_command_listens_on_loopback_unless_told_and_then_warns(monkeypatch,
     from card_envs.web.__main__ import is_loopback, main
 
     started = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, host, port, **kw: started.append((host, port)))
+    configs = []
+
+    def run(app, host, port, **kw):
+        started.append((host, port))
+        configs.append(app.state.web.config)
+
+    monkeypatch.setattr(uvicorn, "run", run)
     main(["--port", "0", "--records", str(tmp_path)])
     assert started == [("127.0.0.1", 0)] and "warning" not in capsys.readouterr().err
-    main(["--host", "0.0.0.0"])
+    assert configs[-1].token is None
+    main(["--host", "0.0.0.0", "--allow-host", "cards.lan"])
     assert started[-1] == ("0.0.0.0", 8000)
-    assert "warning: listening on 0.0.0.0" in capsys.readouterr().err
+    out, err = capsys.readouterr()
+    assert "warning: listening on 0.0.0.0" in err
+    token = configs[-1].token  # beyond loopback a token is required: a random one, in the address
+    assert token and len(token) >= 24 and f"http://0.0.0.0:8000/?token={token}" in out
+    assert configs[-1].hosts == ["0.0.0.0", "cards.lan"]
+    main(["--host", "0.0.0.0", "--token", "t" * 16])
+    assert configs[-1].token == "t" * 16
     assert is_loopback("localhost") and is_loopback("::1") and not is_loopback("example.org")
     for argv, message in [
         (["--records", str(tmp_path / "none")], "no such folder"),
         (["--max-games", "0"], "--max-games"),
         (["--idle-minutes", "-1"], "--idle-minutes"),
+        (["--token", "short"], "at least 16"),
     ]:
         with pytest.raises(SystemExit):
             main(argv)

@@ -9,11 +9,13 @@ Playwright is missing.
 
 from __future__ import annotations
 
+import http.server
 import shutil
 import socket
 import threading
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -32,6 +34,8 @@ IMAGES = Path(__file__).resolve().parents[1] / "docs" / "images"
 GAMES = ["uno", "tock", "chipit"]
 #: a safety bound on the clicks of one game (a game ends long before)
 MAX_CLICKS = 3000
+#: a name of another site that the browser resolves to 127.0.0.1, as a rebinding DNS would
+REBOUND = "rebound.example"
 
 
 def free_port() -> int:
@@ -85,7 +89,9 @@ def browser() -> Iterator[object]:
     if CHROMIUM is None:
         pytest.skip("no system Chromium (apt-get install chromium); Playwright's own download is not used")
     with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        # the name a DNS-rebinding site would point at this machine (test_a_name_rebound...)
+        rebinding = f"--host-resolver-rules=MAP {REBOUND} 127.0.0.1"
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox", rebinding])
         yield launched
         launched.close()
 
@@ -96,6 +102,10 @@ def page(browser, server):
     tab = context.new_page()
     errors: list[str] = []
     tab.on("pageerror", lambda error: errors.append(str(error)))
+    # the page breaks none of its own Content-Security-Policy (no inline script or style)
+    tab.on(
+        "console", lambda message: errors.append(message.text) if "Content Security" in message.text else None
+    )
     tab.goto(f"{server}/?pace=0")
     tab.wait_for_selector("body[data-ready='1']")
     yield tab
@@ -283,3 +293,89 @@ def test_a_card_of_the_hand_plays_the_one_move_that_names_it(page):
             return
         page.locator("#choices button.choice").last.click()  # draw, and look again
     pytest.fail("no turn with a card to play in 60 moves")
+
+
+# ------------------------------------------------------------------ another site's page
+#: a page of another origin (served by the browser itself, from a route) that tries to deal a
+#: game and to move one whose id it knows, as a cross-site request needing no preflight does
+FOREIGN_PAGE = """<!doctype html><title>another site</title><script>
+async function attempt(url, body) {
+  try {
+    await fetch(url, {method: "POST", mode: "no-cors", headers: {"Content-Type": "text/plain"}, body});
+    return "sent";
+  } catch (error) { return String(error); }
+}
+</script>"""
+
+
+@contextmanager
+def foreign_site() -> Iterator[str]:
+    """:data:`FOREIGN_PAGE` served on another loopback port: another origin, which Chromium lets
+    reach this server (a public site's request would also meet its local-network checks, which
+    other browsers do not make)."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.end_headers()
+            self.wfile.write(FOREIGN_PAGE.encode())
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    with http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler) as site:
+        thread = threading.Thread(target=site.serve_forever, daemon=True)
+        thread.start()
+        yield f"http://127.0.0.1:{site.server_address[1]}"
+        site.shutdown()
+
+
+def test_another_sites_page_deals_nothing_and_moves_nothing(browser, server, app):
+    from starlette.testclient import TestClient
+
+    from card_envs.web.security import SECRET_HEADER
+    from tests.web_client import BASE_URL
+
+    client = TestClient(app, base_url=BASE_URL)
+    game = client.post("/api/games", json={"game": "uno", "players": 3, "seed": 2}).json()
+    headers = {SECRET_HEADER: game["secret"]}
+    before = client.get(f"/api/games/{game['id']}", headers=headers).json()["state"]
+    live = len(app.state.web.sessions)
+    context = browser.new_context()
+    tab = context.new_page()
+    with foreign_site() as foreign:
+        tab.goto(f"{foreign}/page.html")
+    refused = []
+    tab.on("response", lambda response: refused.append(response.status) if server in response.url else None)
+    action = before["choices"][0]["choices"][0].get("action", 0)
+    for path, body in [
+        ("/api/games", '{"game": "uno"}'),
+        (f"/api/games/{game['id']}/move", f'{{"action": {action}}}'),
+    ]:
+        assert tab.evaluate("([url, body]) => attempt(url, body)", [server + path, body]) == "sent"
+    context.close()
+    assert refused == [403, 403]  # each reached the server, which refused it
+    assert len(app.state.web.sessions) == live
+    assert client.get(f"/api/games/{game['id']}", headers=headers).json()["state"] == before
+
+
+def test_a_name_rebound_to_this_machine_gets_no_page_and_no_api(browser, server, app):
+    """DNS rebinding: another site's name made to resolve to 127.0.0.1, as the attacker's DNS
+    does after the first visit; the browser then sends that name as the Host."""
+    port = server.rsplit(":", 1)[1]
+    live = len(app.state.web.sessions)
+    context = browser.new_context()
+    tab = context.new_page()
+    answer = tab.goto(f"http://{REBOUND}:{port}/")
+    assert answer is not None and answer.status == 403
+    assert "does not answer to the Host" in tab.content()
+    statuses = tab.evaluate(
+        """async () => [
+            (await fetch('/api/catalog')).status,
+            (await fetch('/api/games', {method: 'POST', headers: {'Content-Type': 'application/json'},
+                                        body: '{"game": "uno"}'})).status,
+        ]"""
+    )
+    context.close()
+    assert statuses == [403, 403] and len(app.state.web.sessions) == live

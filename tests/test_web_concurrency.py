@@ -15,6 +15,7 @@ httpx = pytest.importorskip("httpx")
 
 from card_envs.core.policy import Policy  # noqa: E402
 from card_envs.web.app import make_app  # noqa: E402
+from card_envs.web.security import SECRET_HEADER  # noqa: E402
 from card_envs.web.tables import offered_actions  # noqa: E402
 
 WAIT = 20.0  # seconds an agent waits to be released: only reached if the server is stalled
@@ -33,6 +34,10 @@ class Held(Policy):
         return int(np.flatnonzero(action_mask)[0])
 
 
+def secret(game: dict[str, Any]) -> dict[str, str]:
+    return {SECRET_HEADER: game["secret"]}
+
+
 async def new_game(client: Any) -> dict[str, Any]:
     answer = await client.post("/api/games", json={"game": "uno", "players": 4, "seed": 3})
     assert answer.status_code == 201, answer.text
@@ -48,14 +53,18 @@ async def scenario() -> tuple[bool, int, int]:
         session = app.state.web.sessions.get(slow["id"])
         session.policies = [None, held, held, held]  # every agent of the first game is held
         action = offered_actions(slow["state"]["choices"])[0]
-        waiting = asyncio.create_task(client.post(f"/api/games/{slow['id']}/move", json={"action": action}))
+        waiting = asyncio.create_task(
+            client.post(f"/api/games/{slow['id']}/move", json={"action": action}, headers=secret(slow))
+        )
         for _ in range(int(WAIT * 100)):
             if held.thinking.is_set():
                 break
             await asyncio.sleep(0.01)
         assert held.thinking.is_set()  # the first game's agent is thinking now
         other = offered_actions(quick["state"]["choices"])[0]
-        answered = await client.post(f"/api/games/{quick['id']}/move", json={"action": other})
+        answered = await client.post(
+            f"/api/games/{quick['id']}/move", json={"action": other}, headers=secret(quick)
+        )
         still_thinking = not waiting.done() and not held.release.is_set()
         held.release.set()
         return still_thinking, answered.status_code, (await waiting).status_code

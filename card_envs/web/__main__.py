@@ -3,13 +3,16 @@
 Opens on http://127.0.0.1:8000: pick a game, its players, rules and opponents, and play from
 your seat; or watch agents play, replay a record (``evaluate.py --record DIR``), read a
 report (``evaluate.py --out DIR``). Only the loopback interface listens unless ``--host`` is
-given (then a warning says who else can reach it). Ctrl-C stops it.
+given; then a warning says who else can reach it, and every request needs the server's token
+(``--token``, or a random one printed in the address to open). The server answers only to
+the loopback names and ``--host`` (``--allow-host`` adds one). Ctrl-C stops it.
 """
 
 from __future__ import annotations
 
 import argparse
 import ipaddress
+import secrets
 import sys
 from pathlib import Path
 
@@ -32,6 +35,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--reports", action="append", default=[], metavar="DIR", help="a folder of evaluation reports"
+    )
+    parser.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a Host name to answer to besides the loopback ones and --host (this machine's LAN name)",
+    )
+    parser.add_argument(
+        "--token",
+        help="what every request must carry (default: none on loopback; a random one beyond it)",
     )
     parser.add_argument("--max-games", type=int, default=200, help="live games at most (default: 200)")
     parser.add_argument(
@@ -56,6 +70,8 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--max-games must be at least 1, got {args.max_games}")
     if args.idle_minutes <= 0:
         parser.error(f"--idle-minutes must be positive, got {args.idle_minutes}")
+    if args.token is not None and len(args.token) < 16:
+        parser.error(f"--token must be at least 16 characters (guessable otherwise), got {len(args.token)}")
     for kind in ("records", "runs", "reports"):
         for folder in getattr(args, kind):
             if not Path(folder).is_dir():
@@ -69,14 +85,26 @@ def main(argv: list[str] | None = None) -> None:
 
     from card_envs.web.app import WebConfig, make_app
 
+    token = args.token
     if not is_loopback(args.host):
+        token = token or secrets.token_urlsafe(24)
         print(
             f"warning: listening on {args.host}, not only on this machine's loopback: anyone who can"
-            " reach this address can play here and read the records, runs and reports it serves",
+            " reach this address and has the token can play here and read the records, runs and"
+            " reports it serves",
             file=sys.stderr,
         )
-    config = WebConfig(args.records, args.reports, args.runs, args.max_games, args.idle_minutes * 60)
-    print(f"card_envs web: http://{args.host}:{args.port}/ (Ctrl-C stops)", flush=True)
+    config = WebConfig(
+        args.records,
+        args.reports,
+        args.runs,
+        args.max_games,
+        args.idle_minutes * 60,
+        hosts=[args.host, *args.allow_host],
+        token=token,
+    )
+    address = f"http://{args.host}:{args.port}/" + (f"?token={token}" if token else "")
+    print(f"card_envs web: {address} (Ctrl-C stops)", flush=True)
     uvicorn.run(make_app(config), host=args.host, port=args.port, log_level="warning")
 
 

@@ -4,7 +4,10 @@ Every route answers JSON. A bad request gets a 4xx whose ``error`` says what was
 what is allowed, and changes no game: 400 a malformed body or a bad field (unknown game,
 bad rule, bad opponent), 403 a path outside the server's folders, 404 an unknown game id,
 record or route, 409 a move that does not fit the table now, 413 a body over the size cap,
-422 an illegal action (the message names the legal ones), 429 the cap on live games.
+415 a body that is not sent as JSON, 422 an illegal action (the message names the legal ones),
+429 the cap on live games. 403 also answers whatever :mod:`card_envs.web.security` refuses
+(a foreign Host, a change from another origin, a missing token) and a request about a game
+without that game's secret, which the game's creation answered with.
 
 Game work (dealing, the agents' replies, loading a model) runs in Starlette's thread pool, one
 game at a time under its own lock, so a search player thinking in one game never holds up the
@@ -26,6 +29,7 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -39,7 +43,15 @@ from card_envs.web.catalog import PATH_KINDS, BadRequestError, catalog, check_op
 from card_envs.web.folders import Folders, OutsideFoldersError
 from card_envs.web.replays import record_frames
 from card_envs.web.reports import REPORT_FILES, report_list
-from card_envs.web.sessions import NotYourTurnError, Session, Sessions, TooManyGamesError, UnknownGameError
+from card_envs.web.security import SECRET_HEADER, Guard, GuardMiddleware, same, token_cookie
+from card_envs.web.sessions import (
+    NotYourTurnError,
+    Session,
+    Sessions,
+    TooManyGamesError,
+    UnknownGameError,
+    WrongSecretError,
+)
 
 STATIC = Path(__file__).parent / "static"
 #: what a route sends the page: one frame of the table after each move
@@ -52,6 +64,10 @@ class BodyTooLargeError(ValueError):
     """A request body over :attr:`WebConfig.max_body` bytes: 413."""
 
 
+class NotJSONError(ValueError):
+    """A request body not sent as ``application/json`` (as a cross-site form or text POST is): 415."""
+
+
 @dataclass
 class WebConfig:
     """What one server may read and how much it keeps."""
@@ -62,11 +78,17 @@ class WebConfig:
     max_games: int = 200
     idle_seconds: float = 1800.0
     max_body: int = 16_384
+    #: Host names answered besides the loopback ones (``--host``, ``--allow-host``)
+    hosts: list[str] = field(default_factory=list)
+    #: what every API request must carry (set when the server listens beyond loopback)
+    token: str | None = None
 
 
 #: exception type -> HTTP status; the message of the exception is the error shown
 STATUS: list[tuple[type[Exception], int]] = [
     (BodyTooLargeError, 413),
+    (NotJSONError, 415),
+    (WrongSecretError, 403),
     (TooManyGamesError, 429),
     (UnknownGameError, 404),
     (OutsideFoldersError, 403),
@@ -97,6 +119,9 @@ async def read_json(request: Request, limit: int) -> dict[str, Any]:
         body += chunk
         if len(body) > limit:
             raise BodyTooLargeError(f"the request body is over {limit} bytes, the most accepted")
+    kind = request.headers.get("content-type", "")
+    if body and kind.partition(";")[0].strip().lower() != "application/json":
+        raise NotJSONError(f"the request body must be sent as application/json, not {kind or 'untyped'}")
     try:
         data = json.loads(body or b"{}")
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
@@ -197,18 +222,25 @@ class WebApp:
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise BadRequestError(f"seed must be an int 0..2**63-1 (or null for a fresh deal), got {seed!r}")
         key, session, frames = await run_in_threadpool(self.deal, game, seat, specs, seed)
-        return self.answer(session, frames, key, status=201)
+        created = {"id": key, "secret": session.secret, "frames": frames, "state": session.state()}
+        return JSONResponse(created, status_code=201)
 
     def answer(self, session: Session, frames: list[dict[str, Any]], key: str, status: int = 200) -> Response:
         return JSONResponse({"id": key, "frames": frames, "state": session.state()}, status_code=status)
 
-    async def show(self, request: Request) -> Response:
-        key = request.path_params["key"]
-        return JSONResponse({"id": key, "state": self.sessions.get(key).state()})
-
-    async def move(self, request: Request) -> Response:
+    def session(self, request: Request) -> tuple[str, Session]:
+        """The game a request is about, if it carries that game's secret."""
         key = request.path_params["key"]
         session = self.sessions.get(key)
+        session.check_secret(request.headers.get(SECRET_HEADER))
+        return key, session
+
+    async def show(self, request: Request) -> Response:
+        key, session = self.session(request)
+        return JSONResponse({"id": key, "state": session.state()})
+
+    async def move(self, request: Request) -> Response:
+        key, session = self.session(request)
         data = await read_json(request, self.config.max_body)
         if "action" not in data:
             raise BadRequestError('a move needs an action: {"action": N}, N one of the legal actions')
@@ -216,14 +248,13 @@ class WebApp:
         return self.answer(session, frames, key)
 
     async def advance(self, request: Request) -> Response:
-        key = request.path_params["key"]
-        session = self.sessions.get(key)
+        key, session = self.session(request)
         data = await read_json(request, self.config.max_body)
         frames = await run_in_threadpool(locked, session, session.advance, data.get("steps", 1))
         return self.answer(session, frames, key)
 
     async def close(self, request: Request) -> Response:
-        key = request.path_params["key"]
+        key, _ = self.session(request)
         self.sessions.remove(key)
         return JSONResponse({"closed": key})
 
@@ -257,7 +288,12 @@ class WebApp:
         return FileResponse(path, media_type=REPORT_FILES[path.suffix])
 
     async def index(self, request: Request) -> Response:
-        return FileResponse(STATIC / "index.html", media_type="text/html")
+        """The page; ``/?token=...`` with the server's token also gives this browser its cookie."""
+        page = FileResponse(STATIC / "index.html", media_type="text/html")
+        token = self.config.token
+        if token is not None and same(request.query_params.get("token"), token):
+            page.headers.append("set-cookie", token_cookie(token))
+        return page
 
 
 def guarded(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
@@ -297,6 +333,11 @@ def make_app(config: WebConfig | None = None, sessions: Sessions | None = None) 
         Route("/api/reports/file", guarded(web.report_file)),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
-    app = Starlette(routes=routes, exception_handlers={HTTPException: http_error})
+    guard = Guard.of(web.config.hosts, web.config.token)
+    app = Starlette(
+        routes=routes,
+        middleware=[Middleware(GuardMiddleware, guard=guard)],
+        exception_handlers={HTTPException: http_error},
+    )
     app.state.web = web
     return app

@@ -23,6 +23,7 @@ import numpy as np
 from card_envs.core.game import CardGame
 from card_envs.core.play import decide
 from card_envs.core.policy import Policy
+from card_envs.web.security import SECRET_HEADER, same
 from card_envs.web.tables import frame_json, result_json, table_json
 
 #: the most agent moves one watch request plays
@@ -42,6 +43,10 @@ class TooManyGamesError(RuntimeError):
     """The cap on live games is reached: 429."""
 
 
+class WrongSecretError(PermissionError):
+    """A request about a game without that game's secret, or with another one: 403."""
+
+
 @dataclass
 class Session:
     """One table: the engine, who sits where, and the generator every agent draws from."""
@@ -55,6 +60,17 @@ class Session:
     steps: int = 0
     last_used: float = 0.0
     lock: threading.Lock = field(default_factory=threading.Lock)
+    #: what every request about this game must carry (the id alone moves nothing)
+    secret: str = field(default_factory=lambda: secrets.token_urlsafe(18), repr=False)
+
+    def check_secret(self, given: str | None) -> None:
+        """Raise :class:`WrongSecretError` unless ``given`` is this game's secret."""
+        if given is None:
+            raise WrongSecretError(
+                f"a request about a game must carry its secret (the header {SECRET_HEADER})"
+            )
+        if not same(given, self.secret):
+            raise WrongSecretError(f"the {SECRET_HEADER} sent is not this game's secret")
 
     @property
     def truncated(self) -> bool:

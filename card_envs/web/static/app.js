@@ -21,6 +21,8 @@ function el(tag, attrs = {}, ...children) {
 
 async function api(method, path, body) {
   const options = { method, headers: {} };
+  // a game answers only requests that carry its secret, which its creation answered with
+  if (path.startsWith("/api/games/") && page.secret) options.headers["X-Game-Secret"] = page.secret;
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
@@ -44,6 +46,7 @@ const page = {
   catalog: null,
   mode: "play",
   session: null, // {id, state}
+  secret: null, // the session's secret: sent with every request about it
   names: [],
   seat: null,
   run: 0, // bumped to stop a running animation or watch loop
@@ -295,6 +298,7 @@ async function startGame(event) {
     return;
   }
   page.session = data;
+  page.secret = data.secret;
   page.seat = body.seat;
   page.paused = false;
   $("#setup").hidden = true;

@@ -500,6 +500,7 @@ def test_the_command_listens_on_loopback_unless_told_and_then_warns(monkeypatch,
         (["--max-games", "0"], "--max-games"),
         (["--idle-minutes", "-1"], "--idle-minutes"),
         (["--token", "short"], "at least 16"),
+        (["--away-seconds", "0"], "--away-seconds"),
     ]:
         with pytest.raises(SystemExit):
             main(argv)

@@ -379,3 +379,68 @@ def test_a_name_rebound_to_this_machine_gets_no_page_and_no_api(browser, server,
     )
     context.close()
     assert statuses == [403, 403] and len(app.state.web.sessions) == live
+
+
+# ------------------------------------------------------------------ friends at one table
+def api_answers(context, server: str) -> list[dict]:
+    """Every game answer this browser context receives, as JSON (filled in as they come)."""
+    answers: list[dict] = []
+
+    def keep(response) -> None:
+        if response.url.startswith(f"{server}/api/games") and response.ok:
+            answers.append(response.json())
+
+    context.on("response", keep)
+    return answers
+
+
+def others_hands_hidden(seat: int, answers: list[dict]) -> int:
+    """Check that no answer shows another seat's hand face up; the number of views checked."""
+    views = [frame["table"]["view"] for answer in answers for frame in answer.get("frames", [])]
+    views += [answer["state"]["table"]["view"] for answer in answers if "state" in answer]
+    for view in views:
+        for other, zone in enumerate(view["players"]):
+            if other != seat:
+                assert all(card["face_down"] for card in zone["cards"]), (seat, other, zone)
+    return len(views)
+
+
+def test_two_people_play_one_game_in_two_browsers_neither_seeing_the_others_hand(browser, server):
+    first, second = browser.new_context(), browser.new_context()
+    seen = {0: api_answers(first, server), 1: api_answers(second, server)}
+    host = first.new_page()
+    host.goto(f"{server}/?pace=0&poll=100")
+    host.wait_for_selector("body[data-ready='1']")
+    host.select_option("#game", "uno")
+    host.fill("#players", "3")
+    host.dispatch_event("#players", "change")
+    host.fill("#seed", "8")
+    host.select_option("#opponents select[data-seat='1']", "person")
+    host.click("#start")
+    link = host.locator("#invites input[data-seat='1']").input_value()
+    assert link.startswith(f"{server}/#game=") and "&secret=" in link
+    guest = second.new_page()
+    guest.goto(link.replace("/#", "/?pace=0&poll=100#"))
+    guest.wait_for_selector("body[data-ready='1']")
+    rng = np.random.default_rng(3)
+    pages = {0: host, 1: guest}
+    for _ in range(MAX_CLICKS):
+        phases = {seat: tab.get_attribute("body", "data-phase") for seat, tab in pages.items()}
+        if all(phase == "over" for phase in phases.values()):
+            break
+        for seat, tab in pages.items():
+            if phases[seat] != "yours":
+                continue
+            buttons = tab.locator("#choices button.choice")
+            if buttons.count():
+                button = buttons.nth(int(rng.integers(buttons.count())))
+                if "warn" in (button.get_attribute("class") or ""):
+                    button.click()
+                button.click()
+        time.sleep(0.02)
+    assert all(tab.get_attribute("body", "data-phase") == "over" for tab in pages.values())
+    assert "you" in guest.locator("#result").inner_text()
+    for seat, answers in seen.items():
+        assert others_hands_hidden(seat, answers) > 10
+    first.close()
+    second.close()

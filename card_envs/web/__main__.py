@@ -51,6 +51,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--idle-minutes", type=float, default=30.0, help="a game idle this long is dropped (default: 30)"
     )
+    parser.add_argument(
+        "--away-seconds",
+        type=float,
+        default=60.0,
+        help="a person silent this long is away; their seat's stand-in plays for them (default: 60)",
+    )
     return parser
 
 
@@ -70,6 +76,8 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--max-games must be at least 1, got {args.max_games}")
     if args.idle_minutes <= 0:
         parser.error(f"--idle-minutes must be positive, got {args.idle_minutes}")
+    if args.away_seconds <= 0:
+        parser.error(f"--away-seconds must be positive, got {args.away_seconds}")
     if args.token is not None and len(args.token) < 16:
         parser.error(f"--token must be at least 16 characters (guessable otherwise), got {len(args.token)}")
     for kind in ("records", "runs", "reports"):
@@ -100,6 +108,7 @@ def main(argv: list[str] | None = None) -> None:
         args.runs,
         args.max_games,
         args.idle_minutes * 60,
+        away_seconds=args.away_seconds,
         hosts=[args.host, *args.allow_host],
         token=token,
     )

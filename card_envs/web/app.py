@@ -39,7 +39,14 @@ from card_envs.agents.specs import make_policy, spec_label
 from card_envs.core.game import CardGame, IllegalActionError
 from card_envs.core.policy import Policy
 from card_envs.records.record import RecordError
-from card_envs.web.catalog import PATH_KINDS, BadRequestError, catalog, check_opponent, new_table
+from card_envs.web.catalog import (
+    PATH_KINDS,
+    BadRequestError,
+    catalog,
+    check_opponent,
+    check_people,
+    new_table,
+)
 from card_envs.web.folders import Folders, OutsideFoldersError
 from card_envs.web.replays import record_frames
 from card_envs.web.reports import REPORT_FILES, report_list
@@ -50,6 +57,7 @@ from card_envs.web.sessions import (
     Sessions,
     TooManyGamesError,
     UnknownGameError,
+    Viewer,
     WrongSecretError,
 )
 
@@ -78,6 +86,8 @@ class WebConfig:
     max_games: int = 200
     idle_seconds: float = 1800.0
     max_body: int = 16_384
+    #: a person silent this long is away, and their seat's stand-in plays for them
+    away_seconds: float = 60.0
     #: Host names answered besides the loopback ones (``--host``, ``--allow-host``)
     hosts: list[str] = field(default_factory=list)
     #: what every API request must carry (set when the server listens beyond loopback)
@@ -141,10 +151,10 @@ def one_torch_thread() -> None:
         torch.set_num_threads(1)
 
 
-def locked(session: Session, work: Callable[[Any], Frames], argument: Any) -> Frames:
-    """``work(argument)`` on ``session``'s game, one request of that game at a time."""
+def locked(session: Session, work: Callable[[Viewer, Any], Frames], viewer: Viewer, argument: Any) -> Frames:
+    """``work(viewer, argument)`` on ``session``'s game, one request of that game at a time."""
     with session.lock:
-        return work(argument)
+        return work(viewer, argument)
 
 
 class WebApp:
@@ -152,7 +162,11 @@ class WebApp:
 
     def __init__(self, config: WebConfig, sessions: Sessions | None = None) -> None:
         self.config = config
-        self.sessions = sessions if sessions is not None else Sessions(config.max_games, config.idle_seconds)
+        self.sessions = (
+            sessions
+            if sessions is not None
+            else Sessions(config.max_games, config.idle_seconds, away_seconds=config.away_seconds)
+        )
         self.records = Folders.of("records", config.records)
         self.reports = Folders.of("reports", config.reports)
         self.runs = Folders.of("runs", config.runs)
@@ -174,15 +188,16 @@ class WebApp:
             return self._models[key]
 
     def deal(
-        self, game: CardGame, seat: int | None, specs: list[str], seed: int
+        self, game: CardGame, people: tuple[int, ...], specs: list[str], stand_in: str, seed: int
     ) -> tuple[str, Session, Frames]:
-        """A new game's policies, its session and its first frames (a thread-pool job)."""
+        """A new game's policies (``specs`` for the agents' seats in order, ``stand_in`` for
+        each person's), its session and the creator's first frames (a thread-pool job)."""
         n = game.num_players
-        agent_policies = iter([self.policy(spec, game.name, n) for spec in specs])
-        labels = iter([spec_label(spec) for spec in specs])
-        policies = [None if s == seat else next(agent_policies) for s in range(n)]
-        names = ["you" if s == seat else next(labels) for s in range(n)]
-        key, session = self.sessions.add(game, seat, policies, names, seed)
+        agents = iter(specs)
+        seat_specs = [stand_in if s in people else next(agents) for s in range(n)]
+        policies = [self.policy(spec, game.name, n) for spec in seat_specs]
+        names = ["person" if s in people else spec_label(seat_specs[s]) for s in range(n)]
+        key, session = self.sessions.add(game, people, policies, names, seed)
         with session.lock:
             return key, session, session.start()
 
@@ -198,16 +213,13 @@ class WebApp:
 
     async def create(self, request: Request) -> Response:
         data = await read_json(request, self.config.max_body)
-        unknown = sorted(set(data) - {"game", "players", "rules", "seat", "opponents", "seed"})
+        known = ["game", "players", "rules", "seat", "opponents", "stand_in", "seed"]
+        unknown = sorted(set(data) - set(known))
         if unknown:
-            known = "game, players, rules, seat, opponents, seed"
-            raise BadRequestError(f"unknown field(s) {unknown}; known: {known}")
+            raise BadRequestError(f"unknown field(s) {unknown}; known: {', '.join(known)}")
         game = new_table(data.get("game"), data.get("players"), data.get("rules"))
-        n = game.num_players
-        seat = data.get("seat", 0)
-        if seat is not None and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < n):
-            raise BadRequestError(f"seat must be a seat 0..{n - 1} (or null to watch agents), got {seat!r}")
-        agents = n if seat is None else n - 1
+        people = check_people(data.get("seat", 0), game.num_players)
+        agents = game.num_players - len(people)
         specs = data.get("opponents", "rule")
         if isinstance(specs, str):
             specs = [specs] * agents
@@ -216,47 +228,68 @@ class WebApp:
                 f"opponents must be one spec or a list of {agents} (one per agent's seat), got {specs!r}"
             )
         specs = [check_opponent(spec, game, self.runs) for spec in specs]
+        stand_in = check_opponent(data.get("stand_in", "rule"), game, self.runs)
         seed = data.get("seed")
         if seed is None:
             seed = secrets.randbelow(2**31)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise BadRequestError(f"seed must be an int 0..2**63-1 (or null for a fresh deal), got {seed!r}")
-        key, session, frames = await run_in_threadpool(self.deal, game, seat, specs, seed)
-        created = {"id": key, "secret": session.secret, "frames": frames, "state": session.state()}
+        key, session, frames = await run_in_threadpool(self.deal, game, people, specs, stand_in, seed)
+        created = {
+            "id": key,
+            "secret": session.secret,
+            "invites": session.invites(),
+            "frames": frames,
+            "state": session.state(session.seat),
+        }
         return JSONResponse(created, status_code=201)
 
-    def answer(self, session: Session, frames: list[dict[str, Any]], key: str, status: int = 200) -> Response:
-        return JSONResponse({"id": key, "frames": frames, "state": session.state()}, status_code=status)
-
-    def session(self, request: Request) -> tuple[str, Session]:
-        """The game a request is about, if it carries that game's secret."""
+    def session(self, request: Request) -> tuple[str, Session, Viewer]:
+        """The game a request is about and who asks (the seat whose secret it carries)."""
         key = request.path_params["key"]
         session = self.sessions.get(key)
-        session.check_secret(request.headers.get(SECRET_HEADER))
-        return key, session
+        return key, session, session.viewer(request.headers.get(SECRET_HEADER))
 
     async def show(self, request: Request) -> Response:
-        key, session = self.session(request)
-        return JSONResponse({"id": key, "state": session.state()})
+        """The game now as the asker sees it; with ``?since=STEP``, also their frames after that
+        step (a waiting person's page asks so, and its stand-ins play for people away)."""
+        key, session, viewer = self.session(request)
+        since = request.query_params.get("since")
+        if since is not None and not since.lstrip("-").isdigit():
+            raise BadRequestError(f"since must be a step (an int, -1: from the deal), got {since!r}")
+        step = -1 if since is None else int(since)
+        frames = await run_in_threadpool(locked, session, session.catch_up, viewer, step)
+        answer: dict[str, Any] = {"id": key, "state": session.state(viewer)}
+        if since is not None:
+            answer["frames"] = frames
+        return JSONResponse(answer)
+
+    def answer(self, session: Session, viewer: Viewer, frames: Frames, key: str) -> Response:
+        return JSONResponse({"id": key, "frames": frames, "state": session.state(viewer)})
 
     async def move(self, request: Request) -> Response:
-        key, session = self.session(request)
+        key, session, viewer = self.session(request)
         data = await read_json(request, self.config.max_body)
         if "action" not in data:
             raise BadRequestError('a move needs an action: {"action": N}, N one of the legal actions')
-        frames = await run_in_threadpool(locked, session, session.move, data["action"])
-        return self.answer(session, frames, key)
+        frames = await run_in_threadpool(locked, session, session.move, viewer, data["action"])
+        return self.answer(session, viewer, frames, key)
 
     async def advance(self, request: Request) -> Response:
-        key, session = self.session(request)
+        key, session, viewer = self.session(request)
         data = await read_json(request, self.config.max_body)
-        frames = await run_in_threadpool(locked, session, session.advance, data.get("steps", 1))
-        return self.answer(session, frames, key)
+        frames = await run_in_threadpool(locked, session, session.advance, viewer, data.get("steps", 1))
+        return self.answer(session, viewer, frames, key)
 
     async def close(self, request: Request) -> Response:
-        key, _ = self.session(request)
-        self.sessions.remove(key)
-        return JSONResponse({"closed": key})
+        """The asker leaves (their seat's stand-in plays on); the game closes when nobody is left."""
+        key, session, viewer = self.session(request)
+        with session.lock:
+            empty = session.leave(viewer)
+        if empty:
+            self.sessions.remove(key)
+            return JSONResponse({"closed": key})
+        return JSONResponse({"left": key, "seat": viewer})
 
     async def health(self, request: Request) -> Response:
         """How many games are live (idle ones dropped first): for a load test and a monitor."""

@@ -185,3 +185,16 @@ def check_opponent(spec: Any, game: CardGame, runs: Folders) -> str:
             raise
         raise BadRequestError(str(error)) from None
     return spec
+
+
+def check_people(seat: Any, players: int) -> tuple[int, ...]:
+    """The people's seats from a new game's ``seat``: one seat, a list of distinct seats (the
+    creator's first, then the friends invited), or null (nobody: agents are watched)."""
+    seats = [] if seat is None else seat if isinstance(seat, list) else [seat]
+    wrong = [s for s in seats if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s < players]
+    if wrong or len(set(seats)) != len(seats) or (isinstance(seat, list) and not seats):
+        raise BadRequestError(
+            f"seat must be a seat 0..{players - 1}, a list of distinct seats (yours first, then"
+            f" the friends you invite), or null to watch agents; got {seat!r}"
+        )
+    return tuple(seats)

@@ -1,12 +1,16 @@
-"""Live games: one per tab, each with its own engine, opponents and generator; capped and expiring.
+"""Live games: one per table, each with its own engine, players and generator; capped and expiring.
 
-A :class:`Session` is one table: a person in ``seat`` (or nobody, when agents are watched),
-a policy in every other seat, and the generator they draw from. Seeded as the terminal's
-``play`` is (``numpy.random.default_rng(seed)`` deals and decides), a seed and the person's
-moves give the same game. A move is checked by the engine before anything changes; the
-agents then play until the person decides again, and every move comes back as a frame the
-page shows one by one. :class:`Sessions` holds them: at most ``max_games`` at once, each
-dropped after ``idle_seconds`` without a request.
+A :class:`Session` is one table: people in some seats (none, when agents are watched), a
+policy in every other seat, and the generator they all draw from. Seeded as the terminal's
+``play`` is (``numpy.random.default_rng(seed)`` deals and decides), a seed and the people's
+moves give the same game. Each person (or the watcher) has a secret that every request
+carries; it says which seat asks, so each sees only what that seat sees. A move is checked
+by the engine before anything changes; the agents then play until a person decides again.
+Every move is kept as a frame for each viewer, so the page of a person who waits fetches the
+moves made since it last asked. A person's seat has a stand-in policy too: it plays for them
+while they are away (no request for ``away_seconds``: never joined, left, or gone). Every
+move comes back as a frame the page shows one by one. :class:`Sessions` holds them: at most
+``max_games`` at once, each dropped after ``idle_seconds`` without a request.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import secrets
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,6 +33,12 @@ from card_envs.web.tables import frame_json, result_json, table_json
 
 #: the most agent moves one watch request plays
 MAX_ADVANCE = 200
+#: the frames kept for each viewer; a page further behind than this gets the table as it is now
+KEPT_FRAMES = 2000
+#: who watches a game with no person in it (the viewer's key where people have their seats)
+WATCHER = None
+#: a viewer: a person's seat, or :data:`WATCHER`
+Viewer = int | None
 
 
 class NotYourTurnError(RuntimeError):
@@ -44,33 +55,70 @@ class TooManyGamesError(RuntimeError):
 
 
 class WrongSecretError(PermissionError):
-    """A request about a game without that game's secret, or with another one: 403."""
+    """A request about a game without one of that game's secrets: 403."""
 
 
 @dataclass
 class Session:
-    """One table: the engine, who sits where, and the generator every agent draws from."""
+    """One table: the engine, who sits where, and the generator every agent draws from.
+
+    ``people`` are the seats of people, the creator's first; ``policies`` has every seat's
+    policy, a person's seat its stand-in's."""
 
     game: CardGame
-    seat: int | None
-    policies: list[Policy | None]
+    people: tuple[int, ...]
+    policies: list[Policy]
     names: list[str]
     rng: np.random.Generator
     seed: int
+    clock: Callable[[], float] = time.monotonic
+    away_seconds: float = 60.0
     steps: int = 0
     last_used: float = 0.0
     lock: threading.Lock = field(default_factory=threading.Lock)
-    #: what every request about this game must carry (the id alone moves nothing)
-    secret: str = field(default_factory=lambda: secrets.token_urlsafe(18), repr=False)
+    secrets: dict[Viewer, str] = field(init=False, repr=False)
+    seen: dict[Viewer, float] = field(init=False)
+    frames: dict[Viewer, deque[dict[str, Any]]] = field(init=False, repr=False)
+    left: set[int] = field(default_factory=set)
 
-    def check_secret(self, given: str | None) -> None:
-        """Raise :class:`WrongSecretError` unless ``given`` is this game's secret."""
+    def __post_init__(self) -> None:
+        viewers: list[Viewer] = list(self.people) or [WATCHER]
+        self.secrets = {viewer: secrets.token_urlsafe(18) for viewer in viewers}
+        now = self.clock()
+        self.seen = dict.fromkeys(viewers, now)
+        self.frames = {viewer: deque(maxlen=KEPT_FRAMES) for viewer in viewers}
+
+    @property
+    def seat(self) -> Viewer:
+        """The creator's seat (None: a watched game)."""
+        return self.people[0] if self.people else WATCHER
+
+    @property
+    def secret(self) -> str:
+        """The creator's secret."""
+        return self.secrets[self.seat]
+
+    def invites(self) -> list[dict[str, Any]]:
+        """Each other person's seat and secret, for the creator to hand on."""
+        return [{"seat": seat, "secret": self.secrets[seat]} for seat in self.people[1:]]
+
+    def viewer(self, given: str | None) -> Viewer:
+        """Whose secret ``given`` is (and that they are here now); :class:`WrongSecretError` if none."""
         if given is None:
             raise WrongSecretError(
                 f"a request about a game must carry its secret (the header {SECRET_HEADER})"
             )
-        if not same(given, self.secret):
-            raise WrongSecretError(f"the {SECRET_HEADER} sent is not this game's secret")
+        found = [viewer for viewer, secret in self.secrets.items() if same(given, secret)]
+        if not found:
+            raise WrongSecretError(f"the {SECRET_HEADER} sent is not one of this game's secrets")
+        self.seen[found[0]] = self.clock()
+        return found[0]
+
+    def present(self, seat: int) -> bool:
+        """A person is in ``seat`` and asked something within ``away_seconds``."""
+        if seat not in self.people or seat in self.left:
+            return False
+        return self.clock() - self.seen[seat] < self.away_seconds
 
     @property
     def truncated(self) -> bool:
@@ -80,86 +128,121 @@ class Session:
     def over(self) -> bool:
         return self.game.is_over or self.truncated
 
-    def frame(self, mover: int | None) -> dict[str, Any]:
-        return frame_json(self.game, self.seat, self.steps, mover)
+    def names_for(self, viewer: Viewer) -> list[str]:
+        return ["you" if seat == viewer else name for seat, name in enumerate(self.names)]
 
-    def state(self) -> dict[str, Any]:
-        """Everything the page draws now: the table, the person's moves when they decide, the end."""
+    def state(self, viewer: Viewer) -> dict[str, Any]:
+        """Everything ``viewer``'s page draws now: the table as that seat sees it, their moves
+        when they decide, the end."""
         game = self.game
-        yours = not self.over and self.seat is not None and game.current_player == self.seat
+        yours = not self.over and viewer is not None and game.current_player == viewer
+        names = self.names_for(viewer)
         return {
             "game": game.name,
             "players": game.num_players,
             "rules": game.rules,
-            "seat": self.seat,
-            "names": self.names,
+            "seat": viewer,
+            "people": list(self.people),
+            "present": [seat for seat in self.people if self.present(seat)],
+            "names": names,
             "seed": self.seed,
             "step": self.steps,
             "current": None if self.over else game.current_player,
             "phase": game.phase,
-            "table": table_json(game, self.seat, text=True),
+            "table": table_json(game, viewer, text=True),
             "your_turn": yours,
             "choices": [group.to_json() for group in game.move_choices()] if yours else [],
-            "result": result_json(game, self.names, self.truncated),
+            "result": result_json(game, names, self.truncated),
             "legend": game.legend(),
         }
 
-    def _agents_move(self, limit: int) -> list[dict[str, Any]]:
-        """Agents play until the person decides, the game ends, or ``limit`` moves were played."""
-        frames: list[dict[str, Any]] = []
+    def frames_since(self, viewer: Viewer, step: int) -> list[dict[str, Any]]:
+        """``viewer``'s frames after ``step`` (-1: from the deal on), as far as they are kept."""
+        return [frame for frame in self.frames[viewer] if frame["step"] > step]
+
+    def _record(self, mover: int | None) -> None:
+        for viewer, kept in self.frames.items():
+            kept.append(frame_json(self.game, viewer, self.steps, mover))
+
+    def _agents_move(self, limit: int) -> None:
+        """Agents (and the stand-ins of people away) play until a person here decides, the game
+        ends, or ``limit`` moves were played."""
         game = self.game
-        while not self.over and game.current_player != self.seat and len(frames) < limit:
+        played = 0
+        while not self.over and not self.present(game.current_player) and played < limit:
             mover = game.current_player
-            policy = self.policies[mover]
-            assert policy is not None
-            action = decide(policy, game, game.observe(mover), game.action_mask(), self.rng)
+            action = decide(self.policies[mover], game, game.observe(mover), game.action_mask(), self.rng)
             game.step(action)
             self.steps += 1
-            frames.append(self.frame(mover))
-        return frames
+            played += 1
+            self._record(mover)
 
     def start(self) -> list[dict[str, Any]]:
-        """The deal, then the agents' moves up to the person's first decision (none when watched)."""
-        frames = [self.frame(None)]
-        if self.seat is not None:
-            frames += self._agents_move(self.game.default_max_steps)
-        return frames
+        """The deal, then the agents' moves up to a person's first decision (none when
+        watched): the creator's frames."""
+        self._record(None)
+        if self.people:
+            self._agents_move(self.game.default_max_steps)
+        return self.frames_since(self.seat, -1)
 
-    def move(self, action: Any) -> list[dict[str, Any]]:
-        """The person plays ``action`` (checked by the engine first; an illegal one raises
-        :class:`IllegalActionError` and changes nothing), then the agents reply."""
-        if self.seat is None:
+    def catch_up(self, viewer: Viewer, step: int) -> list[dict[str, Any]]:
+        """The stand-ins play for people away, then ``viewer``'s frames after ``step``."""
+        if self.people:
+            self._agents_move(self.game.default_max_steps)
+        return self.frames_since(viewer, step)
+
+    def move(self, viewer: Viewer, action: Any) -> list[dict[str, Any]]:
+        """The person in ``viewer``'s seat plays ``action`` (checked by the engine first; an
+        illegal one raises :class:`IllegalActionError` and changes nothing), then the agents
+        reply; their frames."""
+        if viewer is None:
             raise NotYourTurnError("nobody plays in a watched game; advance it instead")
         if self.over:
             raise NotYourTurnError("the game is over")
-        if self.game.current_player != self.seat:
+        if self.game.current_player != viewer:
             raise NotYourTurnError(
-                f"player {self.game.current_player} decides now, not you (player {self.seat})"
+                f"player {self.game.current_player} decides now, not you (player {viewer})"
             )
         action = self.game.check_action(action)
+        before = self.steps
         self.game.step(action)
         self.steps += 1
-        return [self.frame(self.seat), *self._agents_move(self.game.default_max_steps)]
+        self._record(viewer)
+        self._agents_move(self.game.default_max_steps)
+        return self.frames_since(viewer, before)
 
-    def advance(self, steps: Any) -> list[dict[str, Any]]:
+    def advance(self, viewer: Viewer, steps: Any) -> list[dict[str, Any]]:
         """Up to ``steps`` agents' moves of a watched game."""
-        if self.seat is not None:
+        if self.people:
             raise NotYourTurnError("this game has a person in it; the agents move after each of their moves")
         if isinstance(steps, bool) or not isinstance(steps, int) or not 1 <= steps <= MAX_ADVANCE:
             raise ValueError(f"steps must be an int 1..{MAX_ADVANCE}, got {steps!r}")
         if self.over:
             raise NotYourTurnError("the game is over")
-        return self._agents_move(steps)
+        before = self.steps
+        self._agents_move(steps)
+        return self.frames_since(viewer, before)
+
+    def leave(self, viewer: Viewer) -> bool:
+        """``viewer`` leaves (their stand-in plays on for them); True when nobody is left."""
+        if viewer is not None:
+            self.left.add(viewer)
+        return viewer is None or self.left >= set(self.people)
 
 
 class Sessions:
     """The live games of one server, by id: created up to a cap, dropped when idle."""
 
     def __init__(
-        self, max_games: int = 200, idle_seconds: float = 1800.0, clock: Callable[[], float] = time.monotonic
+        self,
+        max_games: int = 200,
+        idle_seconds: float = 1800.0,
+        clock: Callable[[], float] = time.monotonic,
+        away_seconds: float = 60.0,
     ) -> None:
         self.max_games = max_games
         self.idle_seconds = idle_seconds
+        self.away_seconds = away_seconds
         self.clock = clock
         self._games: dict[str, Session] = {}
         self._lock = threading.Lock()
@@ -179,8 +262,8 @@ class Sessions:
     def add(
         self,
         game: CardGame,
-        seat: int | None,
-        policies: Sequence[Policy | None],
+        people: Sequence[int],
+        policies: Sequence[Policy],
         names: Sequence[str],
         seed: int,
     ) -> tuple[str, Session]:
@@ -188,7 +271,17 @@ class Sessions:
         self.expire()
         rng = np.random.default_rng(seed)
         game.reset(rng)
-        session = Session(game, seat, list(policies), list(names), rng, seed, last_used=self.clock())
+        session = Session(
+            game,
+            tuple(people),
+            list(policies),
+            list(names),
+            rng,
+            seed,
+            clock=self.clock,
+            away_seconds=self.away_seconds,
+            last_used=self.clock(),
+        )
         with self._lock:
             if len(self._games) >= self.max_games:
                 raise TooManyGamesError(

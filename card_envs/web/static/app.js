@@ -203,6 +203,7 @@ function choiceButton(choice, groups, path) {
 async function showFrames(frames, names, seat, run) {
   for (const [index, frame] of frames.entries()) {
     if (run !== page.run) return false;
+    page.step = frame.step;
     drawTable(frame.table, names);
     logMove(frame, names);
     const others = frame.player !== null && frame.player !== seat;
@@ -232,6 +233,39 @@ function settle(state) {
   else if (state.your_turn) setStatus(`your turn (${state.phase})`);
   else setStatus(`player_${state.current} to move (${state.phase})`);
   document.body.dataset.phase = state.result ? "over" : state.your_turn ? "yours" : "waiting";
+  if (state.people.length > 1 && !state.result) schedulePoll(page.run);
+}
+
+// ------------------------------------------------------------------ friends at one table
+// With other people at the table the page asks every second for the moves made since the
+// last one it showed (also on its own turn: the server counts a silent page as gone and lets
+// its seat's stand-in play after a while). ?poll=MS in the address sets the interval.
+const POLL_MS = Math.max(100, Number(new URLSearchParams(location.search).get("poll")) || 1000);
+
+function schedulePoll(run) {
+  if (page.polling) return;
+  page.polling = setTimeout(async () => {
+    page.polling = null;
+    if (run !== page.run || !page.session) return;
+    try {
+      const data = await api("GET", `/api/games/${page.session.id}?since=${page.step}`);
+      page.session = data;
+      if (data.frames.length || data.state.your_turn !== (document.body.dataset.phase === "yours")) {
+        if (await showFrames(data.frames, data.state.names, page.seat, run)) settle(data.state);
+      } else schedulePoll(run);
+    } catch (error) {
+      showError(error.message);
+    }
+  }, POLL_MS);
+}
+
+function inviteLinks(invites) {
+  if (!invites.length) return null;
+  const link = (invite) => `${location.origin}/#game=${page.session.id}&secret=${invite.secret}`;
+  return el("div", { id: "invites" },
+    el("p", { class: "hint" }, "Send each friend their link (it is their seat: keep it between you):"),
+    invites.map((invite) => el("label", { class: "invite" }, `player_${invite.seat} `,
+      el("input", { type: "text", readonly: true, value: link(invite), "data-seat": String(invite.seat) }))));
 }
 
 async function playMove(action) {
@@ -266,11 +300,16 @@ function readRules(info) {
   return rules;
 }
 
-function readOpponents() {
-  return [...document.querySelectorAll("#opponents .opponent")].map((row) => {
+function readSeats() {
+  // {friends: the seats friends take, opponents: the spec of each other agent's seat}
+  const friends = [];
+  const opponents = [];
+  for (const row of document.querySelectorAll("#opponents .opponent")) {
     const select = row.querySelector("select");
-    return select.value === "custom" ? row.querySelector("input").value.trim() : select.value;
-  });
+    if (select.value === PERSON) friends.push(Number(select.dataset.seat));
+    else opponents.push(select.value === "custom" ? row.querySelector("input").value.trim() : select.value);
+  }
+  return { friends, opponents };
 }
 
 async function startGame(event) {
@@ -279,12 +318,14 @@ async function startGame(event) {
   const info = gameInfo($("#game").value);
   const watching = page.mode === "watch";
   const seed = $("#seed").value === "" ? null : Number($("#seed").value);
+  const { friends, opponents } = readSeats();
+  const yours = Number($("#seat").value);
   const body = {
     game: info.name,
     players: Number($("#players").value),
     rules: readRules(info),
-    seat: watching ? null : Number($("#seat").value),
-    opponents: readOpponents(),
+    seat: watching ? null : friends.length ? [yours, ...friends] : yours,
+    opponents,
     seed,
   };
   page.run += 1;
@@ -297,9 +338,18 @@ async function startGame(event) {
     showError(error.message);
     return;
   }
+  openBoard(data, data.secret, data.invites);
+  if (!(await showFrames(data.frames, data.state.names, page.seat, run))) return;
+  settle(data.state);
+  if (watching) watchLoop(run);
+}
+
+function openBoard(data, secret, invites) {
+  // the board of a game just dealt or joined (the seat is the one the secret is for)
   page.session = data;
-  page.secret = data.secret;
-  page.seat = body.seat;
+  page.secret = secret;
+  page.seat = data.state.seat;
+  page.step = -1;
   page.paused = false;
   $("#setup").hidden = true;
   $("#board").hidden = false;
@@ -309,10 +359,22 @@ async function startGame(event) {
     el("div", { id: "status" }),
     el("button", { id: "new-game", onclick: () => { $("#setup").hidden = false; } }, "new game…"),
     el("span", { class: "hint", id: "seed-note" }, `seed ${data.state.seed}`),
+    inviteLinks(invites),
   );
-  if (!(await showFrames(data.frames, data.state.names, page.seat, run))) return;
-  settle(data.state);
-  if (watching) watchLoop(run);
+}
+
+async function joinGame(id, secret) {
+  // a friend's invite link: /#game=ID&secret=SECRET (after the #, so no request carries it)
+  page.run += 1;
+  const run = page.run;
+  page.secret = secret;
+  try {
+    const data = await api("GET", `/api/games/${encodeURIComponent(id)}?since=-1`);
+    openBoard(data, secret, []);
+    if (await showFrames(data.frames, data.state.names, page.seat, run)) settle(data.state);
+  } catch (error) {
+    showError(`cannot join this game: ${error.message}`);
+  }
 }
 
 function watchControls(run) {
@@ -357,12 +419,16 @@ function ruleInput(rule) {
   return el("label", {}, rule.name, " ", input);
 }
 
+// a seat that a friend takes: their stand-in plays it while they are away
+const PERSON = "person";
+
 function opponentRow(info, seat, players) {
   const runs = info.runs.filter((run) => run.players.includes(players));
   const select = el("select", { "data-seat": seat },
     info.presets.map((p) => el("option", { value: p.spec }, p.label)),
     runs.map((r) => el("option", { value: r.spec }, r.label)),
-    el("option", { value: "custom" }, "other spec…"));
+    el("option", { value: "custom" }, "other spec…"),
+    page.mode === "watch" ? null : el("option", { value: PERSON }, "a friend (invite link)"));
   const custom = el("input", { type: "text", placeholder: "e.g. rule:" + info.knobs.map((k) => `${k.name}=${k.default}`).slice(0, 2).join(":"), hidden: true });
   select.addEventListener("change", () => { custom.hidden = select.value !== "custom"; });
   return el("div", { class: "opponent" }, el("span", {}, `player_${seat}`), select, custom);
@@ -605,6 +671,8 @@ async function main() {
   $("#setup-form").addEventListener("submit", startGame);
   for (const button of document.querySelectorAll("#modes button")) button.addEventListener("click", () => setMode(button.dataset.mode));
   setMode(params.get("mode") || "play");
+  const invite = new URLSearchParams(location.hash.slice(1));
+  if (invite.has("game") && invite.has("secret")) await joinGame(invite.get("game"), invite.get("secret"));
   document.body.dataset.ready = "1";
 }
 

@@ -150,8 +150,12 @@ def test_a_seat_nobody_takes_or_left_is_played_by_its_stand_in_after_the_timeout
     after = first.poll()
     assert after["present"] == [0] and any(frame["player"] == 1 for frame in first.frames)
     assert after["your_turn"] or after["result"] is not None
+    session = client.app.state.web.sessions.get(first.key)  # type: ignore[attr-defined]
+    waiting = len(session.frames[1])
+    assert len(session.frames[0]) == 0 and waiting == after["step"] + 1  # kept only for who has not asked
     second.poll()  # joins (late): present again, and sees every move so far
     assert second.states[-1]["present"] == [0, 1] and second.frames[-1]["step"] == after["step"]
+    assert len(second.frames) == waiting and len(session.frames[1]) == 0
     left = client.delete(f"/api/games/{second.key}", headers=second.headers)
     assert left.status_code == 200 and left.json() == {"left": second.key, "seat": 1}
     assert first.poll()["present"] == [0]

@@ -33,7 +33,7 @@ from card_envs.web.tables import frame_json, result_json, table_json
 
 #: the most agent moves one watch request plays
 MAX_ADVANCE = 200
-#: the frames kept for each viewer; a page further behind than this gets the table as it is now
+#: the frames kept for a viewer who has not asked for them (an invited friend not yet there)
 KEPT_FRAMES = 2000
 #: who watches a game with no person in it (the viewer's key where people have their seats)
 WATCHER = None
@@ -157,8 +157,15 @@ class Session:
         }
 
     def frames_since(self, viewer: Viewer, step: int) -> list[dict[str, Any]]:
-        """``viewer``'s frames after ``step`` (-1: from the deal on), as far as they are kept."""
-        return [frame for frame in self.frames[viewer] if frame["step"] > step]
+        """``viewer``'s frames after ``step`` (-1: from the deal on), as far as they are kept.
+
+        Those are then dropped: a page that asks from ``step`` has the ones before, and now
+        these, so a present person's frames never pile up (only an absent one's, up to
+        :data:`KEPT_FRAMES`)."""
+        kept = self.frames[viewer]
+        found = [frame for frame in kept if frame["step"] > step]
+        kept.clear()
+        return found
 
     def _record(self, mover: int | None) -> None:
         for viewer, kept in self.frames.items():

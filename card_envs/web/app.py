@@ -48,6 +48,7 @@ from card_envs.web.catalog import (
     new_table,
 )
 from card_envs.web.folders import Folders, OutsideFoldersError
+from card_envs.web.openapi import openapi_document
 from card_envs.web.replays import record_frames
 from card_envs.web.reports import REPORT_FILES, report_list
 from card_envs.web.security import SECRET_HEADER, Guard, GuardMiddleware, same, token_cookie
@@ -296,6 +297,10 @@ class WebApp:
         self.sessions.expire()
         return JSONResponse({"games": len(self.sessions), "max_games": self.sessions.max_games})
 
+    async def openapi(self, request: Request) -> Response:
+        """The routes described for machines (OpenAPI 3.1)."""
+        return JSONResponse(openapi_document())
+
     async def record_list(self, request: Request) -> Response:
         names = [self.records.name_of(path) for path in self.records.files("*.jsonl")]
         return JSONResponse({"records": names})
@@ -355,6 +360,7 @@ def make_app(config: WebConfig | None = None, sessions: Sessions | None = None) 
         Route("/", web.index),
         Route("/api/catalog", guarded(web.catalog)),
         Route("/api/health", guarded(web.health)),
+        Route("/api/openapi.json", guarded(web.openapi)),
         Route("/api/games", guarded(web.create), methods=["POST"]),
         Route("/api/games/{key}", guarded(web.show), methods=["GET"]),
         Route("/api/games/{key}", guarded(web.close), methods=["DELETE"]),

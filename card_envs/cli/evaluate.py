@@ -8,6 +8,7 @@
     python evaluate.py --agents rule,rule,rule,random --games 10 --record games/
     python evaluate.py --gauntlet greedy:runs/tock --opponents greedy:runs/tock-old --out reports/gauntlet
     python evaluate.py --game uno --agents rule,rule,random,random --games 2000 --duplicate
+    python evaluate.py --people games/web                    # how people did, from the web page's records
     python -m card_envs.cli.replay games/game-000001.jsonl       # play a recorded game again
 
 Seats rotate so that every agent sits in every seat equally often; games are spread over
@@ -65,6 +66,14 @@ def build_parser() -> argparse.ArgumentParser:
         type=lineup,
         help="agent specs, comma-separated: each against the gauntlet's line-ups (rule players at"
         " other knobs, random, heuristic, a mix, and --opponents), with a verdict line each",
+    )
+    who.add_argument(
+        "--people",
+        type=Path,
+        nargs="+",
+        metavar="RECORDS",
+        help="folders or files of games people played (python -m card_envs.web --record DIR):"
+        " their rank reward and win rate against each line-up of agents",
     )
     parser.add_argument(
         "--sample", action="store_true", help="with --model: sample actions instead of the most probable"
@@ -128,11 +137,31 @@ def write_stopped(results: list[TournamentResult], out: Path | None, stop: BaseE
     raise SystemExit(code) from None
 
 
+def report_people(parser: argparse.ArgumentParser, sources: list[Path]) -> None:
+    """Print how people did against the agents in the recorded games of ``sources``."""
+    from card_envs.evaluation.people import people_results, people_table
+    from card_envs.records.people import people_games
+    from card_envs.records.record import RecordError
+
+    missing = [str(source) for source in sources if not source.exists()]
+    if missing:
+        fail(parser, f"--people: no such file or folder: {', '.join(missing)}")
+    try:
+        games = people_games(sources)
+    except RecordError as error:
+        fail(parser, f"--people: {error}")
+    if not games:
+        fail(parser, f"--people: no game with a person in it among {', '.join(map(str, sources))}")
+    print(people_table(people_results(games)))
+
+
 @exits_on_missing_extra("evaluate.py")
 def main(argv: list[str] | None = None) -> None:
     parser = build_parser()
     args = parser.parse_args(argv)
     exit_on_sigterm()
+    if args.people:
+        return report_people(parser, args.people)
     if args.gauntlet:
         from card_envs.cli.gauntlet import run_gauntlet
 

@@ -33,6 +33,8 @@ TEXT_CHECKS: dict[str, tuple[str, str]] = {
     "--out": ("a folder that can be created and written, checked before any game", "{file}/below"),
     "--record": ("a folder that can be created and written, checked before any game", "{file}/below"),
     "--address": ("with --backend rllib only", "127.0.0.1:6379"),
+    "--imitate": ("records of people's games (files or folders) that exist and replay", "/nowhere/records"),
+    "--people": ("records of people's games (files or folders) that exist and replay", "/nowhere/records"),
     "file": ("a record file that exists (a record that does not replay: exit 2, one line)", "/nowhere.jsonl"),
 }
 #: text options whose check differs from one tool to another

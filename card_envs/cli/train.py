@@ -126,6 +126,14 @@ def build_parser() -> argparse.ArgumentParser:
         " (default: per game, see docs/learning.md)",
     )
     parser.add_argument(
+        "--imitate",
+        nargs="+",
+        default=None,
+        metavar="RECORDS",
+        help="folders or files of games people played (python -m card_envs.web --record DIR): the"
+        " network imitates the people's own decisions before PPO, instead of a --teacher",
+    )
+    parser.add_argument(
         "--init-from",
         default="",
         metavar="RUN",
@@ -286,6 +294,7 @@ def settings_from(args: argparse.Namespace, rules: dict[str, Any]) -> TrainSetti
         mask_in_observation=args.mask_in_observation,
         ppo={k: getattr(args, k) for k in DEFAULT_PPO if getattr(args, k) is not None},
         teacher="" if args.teacher == "none" else args.teacher,
+        **({"imitate": args.imitate} if args.imitate else {}),
         **{k: getattr(args, k) for k in IMITATION_OPTIONS},
         **{k: getattr(args, k) for k in IMPROVEMENT_NAMES if getattr(args, k) is not None},
         **{k: getattr(args, k) for k in RUN_OPTIONS if getattr(args, k) is not None},

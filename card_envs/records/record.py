@@ -60,6 +60,12 @@ class GameRecorder:
         self._players: list[str] | None = None
         self._next_stem: str | None = None
         self._next_players: list[str] | None = None
+        self._next_fields: dict[str, Any] = {}
+
+    def mark_next(self, **fields: Any) -> None:
+        """Extra fields for the next step's line (the web page marks a move its stand-in made
+        for a person away with ``by="stand-in"``); replay reads past them."""
+        self._next_fields = fields
 
     def name_next(self, stem: str | None = None, players: Sequence[str] | None = None) -> None:
         """File stem and player names (one per seat) of the next game dealt."""
@@ -89,7 +95,8 @@ class GameRecorder:
     def stepped(self, game: CardGame, player: int, action: int, move: str) -> None:
         """``move``: the action's description as the player saw it, before it changed the state."""
         line = {"step": len(self._lines), "player": player, "action": action, "move": move}
-        self._lines.append(line | {"state": state_digest(game)})
+        self._lines.append(line | self._next_fields | {"state": state_digest(game)})
+        self._next_fields = {}
         if game.is_over:
             self._lines.append({"ranks": game.final_ranks()})
             self.save()

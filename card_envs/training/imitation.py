@@ -13,7 +13,7 @@ beside it (docs/learning.md), so what PPO added is visible.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import as_completed
 from dataclasses import dataclass
 from typing import Any
@@ -24,9 +24,12 @@ import torch.nn.functional as F
 
 from card_envs.agents.envs import make_env
 from card_envs.agents.specs import make_policy
+from card_envs.core.game import CardGame
 from card_envs.core.play import play_out
 from card_envs.core.processes import worker_pool
-from card_envs.envs.single import CardGameEnv
+from card_envs.core.ranking import rank_rewards
+from card_envs.envs.single import CardGameEnv, with_mask
+from card_envs.records.people import PeopleGame, human_decisions
 
 
 @dataclass
@@ -107,6 +110,53 @@ def play_teacher(
         np.asarray(actions, np.int64),
         np.asarray(returns, np.float32),
         np.asarray(rank_rewards, np.float32),
+    )
+
+
+def record_demonstrations(
+    games: Sequence[PeopleGame], table: CardGame, mask_in_observation: bool, gamma: float
+) -> Demonstrations:
+    """People's own decisions in recorded games (``train.py --imitate RECORDS``): what each saw
+    (as the learner's env shows it), could do and did; the return of each decision is the
+    person's rank reward at the end, discounted by their decisions still to come. Only finished
+    games of ``table`` (its game, players and rules) count; moves a stand-in made are left out."""
+    observations: list[np.ndarray] = []
+    masks: list[np.ndarray] = []
+    actions: list[int] = []
+    returns: list[float] = []
+    rewards: list[float] = []
+    for played in games:
+        same_table = (played.game, played.num_players, played.rules) == (
+            table.name,
+            table.num_players,
+            table.rules,
+        )
+        if not same_table or played.ranks is None:
+            continue
+        seats: list[int] = []
+        for game, seat, action in human_decisions(played):
+            mask = game.action_mask().astype(bool)
+            observation = game.observe(seat)
+            observations.append(with_mask(observation, mask) if mask_in_observation else observation)
+            masks.append(mask)
+            actions.append(action)
+            seats.append(seat)
+        final = rank_rewards(played.ranks)
+        for k, seat in enumerate(seats):
+            later = seats[k + 1 :].count(seat)  # the person's decisions still to come
+            returns.append(final[seat] * gamma**later)
+        rewards += [final[seat] for seat in sorted(set(seats))]
+    if not actions:
+        raise ValueError(
+            f"no finished game of {table.name} at {table.num_players} players with these rules,"
+            " played by a person, in the records"
+        )
+    return Demonstrations(
+        np.stack(observations).astype(np.float32),
+        np.stack(masks),
+        np.asarray(actions, dtype=np.int64),
+        np.asarray(returns, dtype=np.float32),
+        np.asarray(rewards, dtype=np.float32),
     )
 
 

@@ -45,9 +45,10 @@ from card_envs.agents.runs import MODEL_FILE, RLLIB_CHECKPOINT_DIR, SETTINGS_FIL
 from card_envs.agents.specs import make_policy
 from card_envs.core.checks import check_writable_dir
 from card_envs.core.game import CardGame
+from card_envs.records.people import people_games
 from card_envs.training.callbacks import EvaluationLog, ProgressLines, SelfPlaySnapshots, TimeLimit
 from card_envs.training.export import load_actor
-from card_envs.training.imitation import ImitationResult, collect, imitate
+from card_envs.training.imitation import ImitationResult, collect, imitate, record_demonstrations
 from card_envs.training.improvement import FitResult, collect_valued, fit_soft_targets
 from card_envs.training.league import LEAGUE
 from card_envs.training.league_play import LeagueSnapshots, LeagueVecEnv, league_vec_env
@@ -181,7 +182,9 @@ def train(
         )
         if run.init_from:
             continue_from(model, run.init_from, settings.table.engine())
-        if settings.teacher():
+        if settings.imitation.records:
+            imitate_people(model, settings, run_dir)
+        elif settings.teacher():
             warm_start(model, settings, env_kwargs, run_dir)
         if settings.improvement.games:
             improve(model, settings, run_dir)
@@ -240,6 +243,33 @@ def warm_start(
             if run_dir is not None:
                 name = "imitation.json" if round_ == rounds else f"imitation-round-{round_}.json"
                 (run_dir / name).write_text(json.dumps(asdict(result), indent=2) + "\n")
+
+
+def imitate_people(model: MaskablePPO, settings: TrainSettings, run_dir: Path | None) -> ImitationResult:
+    """Behaviour cloning from people's recorded games (``--imitate RECORDS``): the network fitted
+    to their own decisions at the run's table before PPO; imitation.json says how it went."""
+    imitation = settings.imitation.resolved(settings.game)
+    games = people_games(settings.imitation.records)
+    demos = record_demonstrations(
+        games, settings.table.engine(), bool(settings.learner_env().mask_in_observation), model.gamma
+    )
+    print(f"imitating people: {len(demos):,} decisions of {len(demos.rank_rewards)} person-seats", flush=True)
+    result = imitate(
+        model.policy,
+        demos,
+        epochs=imitation.epochs,
+        learning_rate=imitation.learning_rate,
+        seed=settings.run.seed,
+        smoothing=imitation.smoothing,
+    )
+    print(
+        f"imitated {result.decisions:,} decisions (the people's rank reward"
+        f" {result.teacher_rank_reward:+.3f}): held-out accuracy {result.accuracy:.1%}",
+        flush=True,
+    )
+    if run_dir is not None:
+        (run_dir / "imitation.json").write_text(json.dumps(asdict(result), indent=2) + "\n")
+    return result
 
 
 def imitate_teacher(

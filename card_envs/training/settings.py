@@ -25,6 +25,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 from card_envs.agents.pretrained import is_pretrained_spec, load_pretrained
@@ -212,6 +213,9 @@ class ImitationSettings:
     #: Adam's step size while imitating (a network continued from a trained run is fine-tuned
     #: with a smaller one than a fresh network needs)
     learning_rate: float | None = None
+    #: records of games people played (the web page's --record): the network imitates the
+    #: people's own decisions instead of a teacher's (behaviour cloning)
+    records: tuple[str, ...] = ()
 
     def resolved(self, game: str) -> ImitationPlan:
         def pick(value: Any, name: str) -> Any:
@@ -234,7 +238,12 @@ class ImitationSettings:
             raise ValueError(f"imitation_smoothing must be in [0, 1), got {used.smoothing}")
         check_count("imitation_rounds", used.rounds)
         check_number("imitation_lr", used.learning_rate, 0.0, 1.0, open_low=True)
-        if used.teacher:
+        if self.records and self.teacher:
+            raise ValueError("imitate either people's records or a teacher, not both")
+        missing = [path for path in self.records if not Path(path).exists()]
+        if missing:
+            raise ValueError(f"imitation records: no such file or folder: {', '.join(missing)}")
+        if used.teacher and not self.records:
             check_spec(used.teacher, table.spec, table.num_players, what="teacher")
         if used.rounds > 1 and used.teacher.partition(":")[0] != "search":
             raise ValueError(
@@ -411,6 +420,8 @@ class TrainSettings:
             if options.get("init_from"):  # a continued run imitates only a teacher named for it
                 imitation = [k for k in from_recipe if k == "teacher" or k.startswith("imitation")]
                 from_recipe = {k: v for k, v in from_recipe.items() if k not in imitation}
+            if options.get("imitate"):  # people's records are imitated instead of the recipe's teacher
+                from_recipe.pop("teacher", None)
             ppo = {**from_recipe.pop("ppo", {}), **options.get("ppo", {})}
             options = {**from_recipe, **{k: v for k, v in options.items() if v is not None}, "ppo": ppo}
         groups: dict[str, dict[str, Any]] = {name: {} for name in ("table", "learner", "imitation", "run")}
@@ -423,6 +434,7 @@ class TrainSettings:
         imitation_names["imitation_smoothing"] = "smoothing"
         imitation_names["imitation_rounds"] = "rounds"
         imitation_names["imitation_lr"] = "learning_rate"
+        imitation_names["imitate"] = "records"
         improvement: dict[str, Any] = {}
         league: dict[str, Any] = {}
         rest: dict[str, Any] = {}
@@ -431,7 +443,7 @@ class TrainSettings:
             if group is not None:
                 groups[group][name] = value
             elif name in imitation_names:
-                groups["imitation"][imitation_names[name]] = value
+                groups["imitation"][imitation_names[name]] = tuple(value) if name == "imitate" else value
             elif name in IMPROVEMENT_NAMES:
                 improvement[IMPROVEMENT_NAMES[name]] = value
             elif name.startswith("league_") and name[7:] in LeagueSettings.__dataclass_fields__:
@@ -472,15 +484,15 @@ class TrainSettings:
                 "search opponents decide from the engine, which the batched engine keeps none of:"
                 " train against them without --vectorized"
             )
-        if self.teacher() or not self.run.init_from:
+        if self.imitates() or not self.run.init_from:
             self.imitation.check(self.table)
         self.improvement.check(self.table)
-        if self.improvement.games and not (self.teacher() or self.run.init_from):
+        if self.improvement.games and not (self.imitates() or self.run.init_from):
             raise ValueError(
                 "improve_games improves a network that plays: it needs init_from (a trained run or"
                 " pretrained) or a teacher"
             )
-        if self.run.timesteps == 0 and not (self.teacher() or self.improvement.games):
+        if self.run.timesteps == 0 and not (self.imitates() or self.improvement.games):
             raise ValueError(
                 "timesteps 0 (no PPO) saves the network as it starts: it needs a teacher or improve_games"
             )
@@ -524,13 +536,19 @@ class TrainSettings:
         """The teacher's spec, or "" for no imitation. A run that continues another imitates only
         a teacher named for it (not the game's default): the continued network is then fine-tuned
         on that teacher's play before PPO (e.g. a search's decisions: expert iteration)."""
+        if self.imitation.records:
+            return ""  # the people's records are imitated instead
         if self.run.init_from:
             return self.imitation.teacher or ""
         return str(self.imitation.resolved(self.game).teacher)
 
+    def imitates(self) -> bool:
+        """Whether the network imitates before PPO (a teacher, or people's records)."""
+        return bool(self.teacher() or self.imitation.records)
+
     def starts_trained(self) -> bool:
         """Whether PPO starts from a trained network (imitated, or continued from a run)."""
-        return bool(self.teacher() or self.run.init_from)
+        return self.imitates() or bool(self.run.init_from)
 
     def learner_env(self) -> LearnerSettings:
         return self.learner.resolved(self.game)
@@ -554,6 +572,9 @@ class TrainSettings:
         """What the run uses, every default resolved: the table at the top, then each group."""
         teacher = self.teacher()
         imitation = asdict(self.imitation.resolved(self.game)) if teacher else None
+        if self.imitation.records:
+            imitation = {**asdict(self.imitation.resolved(self.game)), "teacher": ""}
+            imitation["records"] = list(self.imitation.records)
         return {
             "backend": "sb3",
             "game": self.game,

@@ -52,6 +52,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--idle-minutes", type=float, default=30.0, help="a game idle this long is dropped (default: 30)"
     )
     parser.add_argument(
+        "--record",
+        metavar="DIR",
+        help="record every game played here in DIR (evaluate.py --people DIR, train.py --imitate DIR)",
+    )
+    parser.add_argument(
         "--away-seconds",
         type=float,
         default=60.0,
@@ -76,6 +81,8 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--max-games must be at least 1, got {args.max_games}")
     if args.idle_minutes <= 0:
         parser.error(f"--idle-minutes must be positive, got {args.idle_minutes}")
+    if args.record is not None and Path(args.record).exists() and not Path(args.record).is_dir():
+        parser.error(f"--record {args.record}: not a folder")
     if args.away_seconds <= 0:
         parser.error(f"--away-seconds must be positive, got {args.away_seconds}")
     if args.token is not None and len(args.token) < 16:
@@ -109,6 +116,7 @@ def main(argv: list[str] | None = None) -> None:
         args.max_games,
         args.idle_minutes * 60,
         away_seconds=args.away_seconds,
+        record_dir=args.record,
         hosts=[args.host, *args.allow_host],
         token=token,
     )

@@ -20,6 +20,7 @@ import importlib.util
 import json
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -38,7 +39,8 @@ from starlette.staticfiles import StaticFiles
 from card_envs.agents.specs import make_policy, spec_label
 from card_envs.core.game import CardGame, IllegalActionError
 from card_envs.core.policy import Policy
-from card_envs.records.record import RecordError
+from card_envs.records.people import HUMAN
+from card_envs.records.record import GameRecorder, RecordError
 from card_envs.web.catalog import (
     PATH_KINDS,
     BadRequestError,
@@ -89,6 +91,8 @@ class WebConfig:
     max_body: int = 16_384
     #: a person silent this long is away, and their seat's stand-in plays for them
     away_seconds: float = 60.0
+    #: where every game played here is recorded (who sat where: "human" or the agent's spec)
+    record_dir: str | None = None
     #: Host names answered besides the loopback ones (``--host``, ``--allow-host``)
     hosts: list[str] = field(default_factory=list)
     #: what every API request must carry (set when the server listens beyond loopback)
@@ -198,6 +202,10 @@ class WebApp:
         seat_specs = [stand_in if s in people else next(agents) for s in range(n)]
         policies = [self.policy(spec, game.name, n) for spec in seat_specs]
         names = ["person" if s in people else spec_label(seat_specs[s]) for s in range(n)]
+        if self.config.record_dir is not None:
+            game.recorder = GameRecorder(self.config.record_dir)
+            stem = f"web-{game.name}-{time.strftime('%Y%m%d-%H%M%S')}-{secrets.token_hex(3)}"
+            game.recorder.name_next(stem, [HUMAN if s in people else seat_specs[s] for s in range(n)])
         key, session = self.sessions.add(game, people, policies, names, seed)
         with session.lock:
             return key, session, session.start()

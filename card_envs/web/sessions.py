@@ -28,6 +28,8 @@ import numpy as np
 from card_envs.core.game import CardGame
 from card_envs.core.play import decide
 from card_envs.core.policy import Policy
+from card_envs.records.people import STAND_IN
+from card_envs.records.record import GameRecorder
 from card_envs.web.security import SECRET_HEADER, same
 from card_envs.web.tables import frame_json, result_json, table_json
 
@@ -179,6 +181,8 @@ class Session:
         while not self.over and not self.present(game.current_player) and played < limit:
             mover = game.current_player
             action = decide(self.policies[mover], game, game.observe(mover), game.action_mask(), self.rng)
+            if mover in self.people and isinstance(game.recorder, GameRecorder):
+                game.recorder.mark_next(by=STAND_IN)  # not the person's own move
             game.step(action)
             self.steps += 1
             played += 1
@@ -230,6 +234,11 @@ class Session:
         self._agents_move(steps)
         return self.frames_since(viewer, before)
 
+    def close(self) -> None:
+        """The game is dropped: a recorded one is written as far as it went."""
+        if isinstance(self.game.recorder, GameRecorder):
+            self.game.recorder.save()
+
     def leave(self, viewer: Viewer) -> bool:
         """``viewer`` leaves (their stand-in plays on for them); True when nobody is left."""
         if viewer is not None:
@@ -263,7 +272,7 @@ class Sessions:
         with self._lock:
             idle = [key for key, s in self._games.items() if now - s.last_used > self.idle_seconds]
             for key in idle:
-                del self._games[key]
+                self._games.pop(key).close()
         return len(idle)
 
     def add(
@@ -312,5 +321,7 @@ class Sessions:
 
     def remove(self, key: str) -> None:
         with self._lock:
-            if self._games.pop(key, None) is None:
-                raise UnknownGameError(f"no live game {key!r}")
+            session = self._games.pop(key, None)
+        if session is None:
+            raise UnknownGameError(f"no live game {key!r}")
+        session.close()

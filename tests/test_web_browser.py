@@ -444,3 +444,29 @@ def test_two_people_play_one_game_in_two_browsers_neither_seeing_the_others_hand
         assert others_hands_hidden(seat, answers) > 10
     first.close()
     second.close()
+
+
+def test_the_pages_own_request_without_the_games_secret_changes_nothing(page, app):
+    """Even from the page's own origin, a game's id alone moves nothing."""
+    page.select_option("#game", "uno")
+    page.fill("#seed", "4")
+    page.click("#start")
+    wait_for_decision(page)
+    key = list(app.state.web.sessions._games)[-1]  # the game just dealt
+    session = app.state.web.sessions.get(key)
+    before = session.steps, session.game.state_dict()
+    action = int(page.locator("#choices button.choice[data-action]").first.get_attribute("data-action"))
+    statuses = page.evaluate(
+        """async ([key, action]) => {
+            const post = (headers) => fetch(`/api/games/${key}/move`, {method: 'POST',
+                headers: {'Content-Type': 'application/json', ...headers}, body: JSON.stringify({action})});
+            return [(await post({})).status, (await post({'X-Game-Secret': 'guessed'})).status,
+                    (await fetch(`/api/games/${key}`)).status];
+        }""",
+        [key, action],
+    )
+    assert statuses == [403, 403, 403]
+    assert (session.steps, session.game.state_dict()) == before
+    page.locator(f"#choices button.choice[data-action='{action}']").first.click()  # the page's own move goes
+    page.wait_for_function("() => document.body.dataset.phase !== 'waiting'")
+    assert session.steps > before[0]

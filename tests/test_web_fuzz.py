@@ -97,3 +97,39 @@ def test_every_route_under_fuzz_answers_as_documented_and_a_refusal_changes_noth
     if game is not None and 400 <= response.status_code < 500:
         assert state_of(game) == before, response.text
     assert len(APP.state.web.sessions) <= MAX_GAMES
+
+
+@pytest.mark.slow
+def test_refused_requests_by_the_thousand_leave_the_servers_memory_as_it_was():
+    """Python-level memory (tracemalloc) after 3,000 refused requests of every kind, against a
+    warmed-up server: what a refusal allocates is all freed."""
+    import tracemalloc
+
+    game = live_game()
+    bad = [
+        ("POST", "/api/games", {"json": {"game": "nope"}}),
+        ("POST", "/api/games", {"content": b"{", "headers": {"content-type": "application/json"}}),
+        ("POST", "/api/games", {"content": b"x" * 20_000, "headers": {"content-type": "application/json"}}),
+        (
+            "POST",
+            f"/api/games/{game['id']}/move",
+            {"json": {"action": -1}, "headers": {SECRET_HEADER: game["secret"]}},
+        ),
+        ("POST", f"/api/games/{game['id']}/move", {"json": {"action": 0}}),
+        ("GET", "/api/games/nope", {}),
+        ("GET", "/api/catalog", {"headers": {"host": "evil.example"}}),
+        ("POST", "/api/games", {"json": {}, "headers": {"origin": "http://evil.example"}}),
+    ]
+
+    def refuse(rounds: int) -> None:
+        for _ in range(rounds):
+            for method, path, extra in bad:
+                assert 400 <= CLIENT.request(method, path, **extra).status_code < 500
+
+    refuse(50)  # warm-up: caches, the first import of each error path
+    tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    refuse(375)
+    grown = tracemalloc.get_traced_memory()[0] - before
+    tracemalloc.stop()
+    assert grown < 2_000_000, f"{grown:,} bytes more after 3,000 refused requests"

@@ -10,7 +10,7 @@
     python3 tasks.py bench [bench options]      # speed benchmarks
     python3 tasks.py lint                       # ruff check, ruff format --check, mypy
     python3 tasks.py wheel                      # build, check and install the wheel alone, play with it
-    python3 tasks.py docs                       # rewrite the docs' observation tables from the code
+    python3 tasks.py docs                       # the docs' tables from the code, then the site (--strict)
 
 Needs nothing but Python 3.10+. The virtualenv lives in ``.venv``; it is
 (re)installed when missing or when ``pyproject.toml`` changed. torch is
@@ -116,12 +116,14 @@ TASKS = {
     "bench": [PYTHON, "bench/throughput.py"],
     "lint": [],  # LINTERS only
     "wheel": [],  # check_wheel
-    "docs": [PYTHON, "-m", "card_envs.cli.docs_tables"],
+    "docs": [PYTHON, "-m", "card_envs.cli.docs_tables"],  # then SITE
 }
 #: what ``tasks.py train`` trains without options: Tock's measured recipe scaled to minutes (under
 #: 5 on 2 cores), then 400 games in rotating seats against three rule-based players beside a
 #: rule-based player in the same seats, and the learning curve's plot (docs/learning.md)
 TRAIN_DEFAULT = ["--game", "tock", "--recipe", "quick", "--final-games", "400"]
+#: the documentation site (mkdocs.yml): strict, so a broken link, anchor or reference fails it
+SITE = [PYTHON, "-m", "mkdocs", "build", "--strict", "--site-dir", "site"]
 LINTERS = [
     [PYTHON, "-m", "ruff", "check", "."],
     [PYTHON, "-m", "ruff", "format", "--check", "."],
@@ -148,6 +150,9 @@ def main(argv: list[str]) -> int:
     if task == "wheel":
         check_wheel()
         return 0
+    if task == "docs":
+        subprocess.run([str(a) for a in TASKS[task]] + extra, cwd=ROOT, check=True)
+        return subprocess.run([str(a) for a in SITE], cwd=ROOT).returncode
     return subprocess.run([str(a) for a in TASKS[task]] + extra, cwd=ROOT).returncode
 
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import os
 import sys
 import time
 from dataclasses import asdict, replace
@@ -355,7 +356,7 @@ def rated_table(result: dict[str, Any]) -> list[str]:
     return ["", *head] + [f"| `{a['name']}` | {row(a)} | {a['rating']:.2f} |" for a in result["agents"]]
 
 
-def game_section(game: dict[str, Any]) -> list[str]:
+def game_section(game: dict[str, Any], pictures: str = "") -> list[str]:
     players = game.get("players", PLAYERS)
     name = table_name(game["game"], players)
     lines = [
@@ -408,7 +409,8 @@ def game_section(game: dict[str, Any]) -> list[str]:
             " and reward are the means over its seats, and it wins if one of its seats does):",
             *rated_table(game["results"]["head-to-head"]),
         ]
-    lines += ["", f"![win rates]({name}-win_rates.png) ![learning curve]({name}-curve.png)", ""]
+    plots = f"![win rates]({pictures}{name}-win_rates.png) ![learning curve]({pictures}{name}-curve.png)"
+    lines += ["", plots, ""]
     return lines
 
 
@@ -431,8 +433,10 @@ def write_results(results_dir: Path, path: Path) -> None:
         "the scripted player the agent imitated before PPO (docs/learning.md).",
         "",
     ]
+    # the plots lie beside the JSON: their links are relative to the page
+    pictures = "" if results_dir == path.parent else f"{os.path.relpath(results_dir, path.parent)}/"
     for game in games:
-        lines += game_section(game)
+        lines += game_section(game, pictures)
     sweep = [json.loads(f.read_text()) for f in sorted((results_dir / PLAYER_COUNTS).glob("*.json"))]
     if sweep:
         sweep.sort(key=lambda g: (rank.get(g["game"], len(order)), g["players"], g["train"]["steps"]))

@@ -45,13 +45,30 @@ def test_readme_quickstart_commands_exist():
     assert "python3 tasks.py train" in readme and "python3 tasks.py test" in readme
 
 
-def test_readme_python_examples_run(capsys):
-    """The README's code blocks run as written (training shortened to a few hundred steps)."""
-    readme = (DOCS.parent / "README.md").read_text()
-    blocks = re.findall(r"```python\n(.*?)```", readme, re.S)
-    assert len(blocks) >= 3
-    code = "\n".join(blocks).replace("model.learn(50_000)", "model.learn(256)")
-    code = code.replace("env, verbose=1)", "env, n_steps=128)")
-    code = code.replace("episodes=300", "episodes=5")
-    exec(compile(code, "README.md", "exec"), {})
+def run_python_blocks(page: Path, replacements: dict[str, str]) -> None:
+    blocks = re.findall(r"```python\n(.*?)```", page.read_text(), re.S)
+    assert blocks, f"no python block in {page}"
+    code = "\n".join(blocks)
+    for old, new in replacements.items():
+        assert old in code, (page, old)
+        code = code.replace(old, new)
+    exec(compile(code, str(page), "exec"), {})
+
+
+def test_readme_python_example_runs():
+    run_python_blocks(DOCS.parent / "README.md", {})
+
+
+def test_the_first_env_tutorials_examples_run(capsys):
+    """Its code blocks run as written (training shortened to a few hundred steps)."""
+    shorter = {"model.learn(50_000)": "model.learn(256)", "env, verbose=1)": "env, n_steps=128)"}
+    run_python_blocks(DOCS / "tutorials" / "first-env.md", {**shorter, "episodes=300": "episodes=5"})
     assert "win rate" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("game", BUILT_IN)
+def test_each_environment_pages_snippet_runs_and_its_picture_exists(game):
+    page = DOCS / f"{game}.md"
+    run_python_blocks(page, {})
+    pictures = re.findall(r"!\[[^\]]*\]\((images/[^)]+)\)", page.read_text())
+    assert pictures and all((DOCS / picture).is_file() for picture in pictures)

@@ -1,5 +1,5 @@
-"""Write the tables of the docs that code can write: the observation tables of
-docs/<game>.md (each game's ObservationLayout) and the option table of docs/cli.md.
+"""Write the tables of the docs that code can write: the env card and the observation table
+of docs/<game>.md (each game's spec and ObservationLayout) and the option table of docs/cli.md.
 
     python -m card_envs.cli.docs_tables        # rewrite the tables (python3 tasks.py docs)
     python -m card_envs.cli.docs_tables --check  # exit 1 if a table is out of date
@@ -20,6 +20,7 @@ from card_envs.core.spec import GameSpec
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 TABLE = re.compile(r"^\| offset \| size \| field \| range \| meaning \|\n(?:\|.*\n)*", re.M)
+CARD = re.compile(r"^\| env card \| \|\n(?:\|.*\n)*", re.M)
 OPTIONS_PAGE = DOCS / "cli.md"
 OPTIONS_TABLE = re.compile(r"^\| tool \| option \|.*\n(?:\|.*\n)*", re.M)
 
@@ -27,6 +28,26 @@ OPTIONS_TABLE = re.compile(r"^\| tool \| option \|.*\n(?:\|.*\n)*", re.M)
 def observation_table(spec: GameSpec) -> str:
     cls = spec.engine_class()
     return cls(cls.default_players).observation_layout.markdown_table() + "\n"
+
+
+def env_card(spec: GameSpec) -> str:
+    """The facts a PettingZoo env page opens with, from the game's spec and engine."""
+    cls = spec.engine_class()
+    game = cls(cls.default_players)
+    counts = spec.player_counts()
+    rows = [
+        ("import", f'`from card_envs import {spec.aec_name}`; `gymnasium.make("{spec.gym_id}")`'),
+        (
+            "agents",
+            f"`player_0` .. `player_{{n-1}}`, n = {counts[0]}..{counts[-1]} (default {cls.default_players})",
+        ),
+        ("actions", f"`Discrete({game.num_actions})` at {cls.default_players} players"),
+        ("observation", f"`Box({game.observation_size},)` float32, with an int8 `action_mask`"),
+        ("reward", "the rank reward at the end: 1 for the first, -1 for the last, linear between"),
+        ("render modes", "`ansi`, `human`, `rgb_array`"),
+        ("version", f"v{spec.version}"),
+    ]
+    return "| env card | |\n|---|---|\n" + "".join(f"| {name} | {value} |\n" for name, value in rows)
 
 
 def documented_games() -> dict[str, Path]:
@@ -38,6 +59,9 @@ def documented_games() -> dict[str, Path]:
 def updated_page(spec: GameSpec, text: str) -> str:
     if not TABLE.search(text):
         raise ValueError(f"no observation table in the docs page of {spec.name!r}")
+    if not CARD.search(text):
+        raise ValueError(f"no env card in the docs page of {spec.name!r}")
+    text = CARD.sub(lambda _: env_card(spec), text, count=1)
     return TABLE.sub(lambda _: observation_table(spec), text, count=1)
 
 

@@ -13,7 +13,7 @@ games, and judged: on the other 10% (whole games never fitted), the advantage of
 they changed (an offline estimate of the gain); head to head against the shipped agent (two seats
 each, duplicate deals, seats rotated); and against N-1 rule-based and N-1 heuristic players,
 beside the shipped agent on the same deals, so a gain over its ancestor that it pays for
-against other players shows. The rows go to docs/search.md (--doc).
+against other players shows. The rows go to docs/notes/search.md (--doc).
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from card_envs.evaluation.tournament import tournament
 from card_envs.training.improvement import FitResult, Valued, collect_valued, fit_soft_targets
 
 ROOT = Path(__file__).resolve().parent.parent
-DOC = ROOT / "docs" / "search.md"
+DOC = ROOT / "docs" / "notes" / "search.md"
 
 
 def markers(game: str) -> tuple[str, str]:

@@ -6,7 +6,7 @@
     python bench/knock_values.py --quick                             # a smoke run
 
 Four lapse-free rule-based players (the gauntlet's hardest Tock line-up, which a search beats
-mostly by knocking falsely: docs/search.md) play 4-player games on the compiled engine, seat 0
+mostly by knocking falsely: docs/notes/search.md) play 4-player games on the compiled engine, seat 0
 knocking at random in ``EXPLORE`` of its windows so that the positions after a knock are met
 too. At every knock window of seat 0 the position is copied into two rows with the same
 generator (common random numbers), KNOCK is played in one and PASS in the other, and both are
@@ -18,7 +18,7 @@ observation (with ``--order``, also the top ``DEPTH`` cards of every open pile a
 stack, in order: everything public that the observation gives as counts), on nine games in
 ten; the tenth, held out by whole games (windows of one game look alike, so a split by window
 flatters the fit), says whether the windows it picks as worth a knock are. Figures go to
-docs/search.md with this command.
+docs/notes/search.md with this command.
 """
 
 from __future__ import annotations

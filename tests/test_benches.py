@@ -178,3 +178,15 @@ def test_the_web_load_bench_plays_games_through_the_secured_server_with_no_error
         port,
     )
     assert "errors: 0" in out and re.search(r"move \(rule\)\s+[1-9]", out), out
+
+
+def test_the_agents_bench_writes_each_games_table_into_its_section(tmp_path: Path) -> None:
+    doc = tmp_path / "agents.md"
+    doc.write_text("# Agents\n")
+    run_bench("bench/agents.py", "--quick", "--game", "uno", "--workers", "1", "--doc", str(doc))
+    text = doc.read_text()
+    assert (
+        "<!-- bench/agents.py uno: begin -->" in text and "`python bench/agents.py --quick --game uno" in text
+    )
+    for spec in ("random", "rule", "heuristic", "pretrained", "strong", "search"):
+        assert f"| uno | `{spec}`" in text, spec

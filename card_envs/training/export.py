@@ -17,8 +17,9 @@ import torch
 from torch import nn
 
 from card_envs.agents.model import ModelPolicy
-from card_envs.agents.pretrained import PretrainedNetwork, file_stem
+from card_envs.agents.pretrained import PretrainedNetwork, arrays_digest, file_stem
 from card_envs.agents.runs import run_settings
+from card_envs.core.registry import game_spec
 
 #: torch activation modules as the shipped loader names them
 ACTIVATION_NAMES = {nn.Tanh: "tanh", nn.ReLU: "relu"}
@@ -86,6 +87,8 @@ def export_pretrained(run: str | Path, out_dir: str | Path, card: dict[str, Any]
         "game": game,
         "num_players": num_players,
         "rules": settings.get("rules", {}),
+        "observation_version": game_spec(game).version,
+        "arrays_sha256": arrays_digest(arrays),
         "network": {
             "layers": sum(1 for key in arrays if key.startswith("weight")),
             "sizes": [int(arrays["scale"].size)]

@@ -15,8 +15,9 @@ A table without a shipped agent is refused in one sentence naming those that hav
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,6 +38,18 @@ def relu(x: np.ndarray) -> np.ndarray:
 
 #: the activations a shipped network may use, as the exporter names them
 ACTIVATIONS: dict[str, Callable[[np.ndarray], np.ndarray]] = {"tanh": np.tanh, "relu": relu}
+
+
+def arrays_digest(arrays: Mapping[str, np.ndarray]) -> str:
+    """The SHA-256 of a network's arrays (names, dtypes, shapes and values, in name order): the
+    card's ``arrays_sha256``, which says which arrays its figures belong to. The ``.npz`` file's
+    own bytes would not do: the zip stamps the time it was written."""
+    digest = hashlib.sha256()
+    for name in sorted(arrays):
+        array = np.ascontiguousarray(arrays[name])
+        digest.update(f"{name}:{array.dtype.str}:{array.shape};".encode())
+        digest.update(array.tobytes())
+    return digest.hexdigest()
 
 
 def file_stem(game: str, num_players: int) -> str:

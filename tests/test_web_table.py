@@ -152,6 +152,8 @@ def test_a_seat_nobody_takes_or_left_is_played_by_its_stand_in_after_the_timeout
     assert after["your_turn"] or after["result"] is not None
     session = client.app.state.web.sessions.get(first.key)  # type: ignore[attr-defined]
     waiting = len(session.frames[1])
+    plain = client.get(f"/api/games/{second.key}", headers=second.headers).json()
+    assert "frames" not in plain and len(session.frames[1]) == waiting  # kept for the next ?since
     assert len(session.frames[0]) == 0 and waiting == after["step"] + 1  # kept only for who has not asked
     second.poll()  # joins (late): present again, and sees every move so far
     assert second.states[-1]["present"] == [0, 1] and second.frames[-1]["step"] == after["step"]

@@ -266,7 +266,7 @@ class WebApp:
         since = request.query_params.get("since")
         if since is not None and not since.lstrip("-").isdigit():
             raise BadRequestError(f"since must be a step (an int, -1: from the deal), got {since!r}")
-        step = -1 if since is None else int(since)
+        step = None if since is None else int(since)
         frames = await run_in_threadpool(locked, session, session.catch_up, viewer, step)
         answer: dict[str, Any] = {"id": key, "state": session.state(viewer)}
         if since is not None:

@@ -196,11 +196,12 @@ class Session:
             self._agents_move(self.game.default_max_steps)
         return self.frames_since(self.seat, -1)
 
-    def catch_up(self, viewer: Viewer, step: int) -> list[dict[str, Any]]:
-        """The stand-ins play for people away, then ``viewer``'s frames after ``step``."""
+    def catch_up(self, viewer: Viewer, step: int | None) -> list[dict[str, Any]]:
+        """The stand-ins play for people away, then ``viewer``'s frames after ``step`` (None:
+        none, and those kept stay for a later ask)."""
         if self.people:
             self._agents_move(self.game.default_max_steps)
-        return self.frames_since(viewer, step)
+        return [] if step is None else self.frames_since(viewer, step)
 
     def move(self, viewer: Viewer, action: Any) -> list[dict[str, Any]]:
         """The person in ``viewer``'s seat plays ``action`` (checked by the engine first; an

@@ -29,8 +29,8 @@ from search import DUPLICATE
 from soak import write_section
 from strong import PLAYERS, milliseconds
 
+from card_envs.agents.policy_spec import rule_spec
 from card_envs.agents.registry import rule_agent_spec
-from card_envs.agents.specs import rule_spec
 from card_envs.core.processes import exit_on_sigterm
 from card_envs.core.registry import game_spec
 from card_envs.evaluation.tournament import tournament

@@ -35,8 +35,8 @@ from pathlib import Path
 import numpy as np
 from soak import write_section
 
+from card_envs.agents.policy_spec import rule_spec
 from card_envs.agents.registry import rule_agent_spec
-from card_envs.agents.specs import rule_spec
 from card_envs.core.processes import exit_on_sigterm, worker_pool
 from card_envs.core.registry import game_specs
 from card_envs.evaluation.tournament import TournamentResult, tournament

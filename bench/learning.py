@@ -39,8 +39,8 @@ from dataclasses import asdict, replace
 from pathlib import Path
 from typing import Any
 
+from card_envs.agents.policy_spec import rule_spec
 from card_envs.agents.registry import rule_agent_spec
-from card_envs.agents.specs import rule_spec
 from card_envs.batched.game import batched_games
 from card_envs.core.registry import game_specs
 from card_envs.evaluation.report import plot_learning_curve, plot_win_rates

@@ -46,9 +46,10 @@ from pathlib import Path
 import numpy as np
 from soak import write_section
 
+from card_envs.agents.policy_spec import rule_spec
 from card_envs.agents.registry import rule_agent_spec
 from card_envs.agents.search import SearchPlayer, SearchSettings
-from card_envs.agents.specs import make_policy, rule_spec
+from card_envs.agents.specs import make_policy
 from card_envs.core.game import CardGame
 from card_envs.core.play import play_game, play_out
 from card_envs.core.processes import exit_on_sigterm, worker_pool
@@ -127,7 +128,7 @@ def speed_rows(games: list[str], budgets: list[int], count: int) -> list[str]:
         for budget in budgets:
             for algo, rollout in (("halving", "rule"), ("puct", "rule"), ("halving", "random")):
                 settings = SearchSettings(sims=budget, rollout=rollout, algo=algo)
-                player = SearchPlayer(game, PLAYERS, settings)
+                player = SearchPlayer(game, PLAYERS, settings, make_policy=make_policy)
                 nodes: list[int] = []
 
                 def ours(g: CardGame, player: SearchPlayer = player, nodes: list[int] = nodes) -> None:
@@ -243,7 +244,7 @@ def duel_games(
     module = openspiel()
     assert module is not None
     wrapped = module.openspiel_game(game, PLAYERS)
-    ours = SearchPlayer(game, PLAYERS, settings)
+    ours = SearchPlayer(game, PLAYERS, settings, make_policy=make_policy)
     played = []
     for i in numbers:
         bot = ismcts_bot(wrapped, budget, seed * 100_000 + i, rollout="rule")

@@ -30,8 +30,9 @@ import numpy as np
 from search import DUPLICATE, STRENGTH_HEADER, measure, positions, strength_row
 from soak import write_section
 
+from card_envs.agents.policy_spec import rule_spec
 from card_envs.agents.registry import rule_agent_spec
-from card_envs.agents.specs import make_policy, rule_spec
+from card_envs.agents.specs import make_policy
 from card_envs.core.processes import exit_on_sigterm
 from card_envs.core.registry import game_spec
 from card_envs.evaluation.tournament import tournament

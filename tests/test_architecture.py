@@ -92,6 +92,82 @@ def test_no_module_imports_a_layer_above_its_own():
     assert not violations, "\n".join(violations)
 
 
+def runtime_imports(path: Path, modules: set[str]) -> set[str]:
+    """The project modules ``path`` imports when it runs, at its top or in a function (those under
+    ``if TYPE_CHECKING:`` never run); ``from package import module`` counts the module."""
+    tree = ast.parse(path.read_text())
+    typing_only = {
+        id(inner)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for statement in node.body
+        for inner in ast.walk(statement)
+    }
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name in modules)
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            found.update({node.module} & modules)
+            found.update({f"{node.module}.{alias.name}" for alias in node.names} & modules)
+    return found
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (Tarjan's algorithm, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    circles: list[list[str]] = []
+    for root in graph:
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        while work:
+            node, edges = work[-1]
+            step = next(edges, None)
+            if step is not None:
+                if step not in index:
+                    index[step] = low[step] = len(index)
+                    stack.append(step)
+                    work.append((step, iter(sorted(graph[step]))))
+                elif step in stack:
+                    low[node] = min(low[node], index[step])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                group = []
+                while True:
+                    member = stack.pop()
+                    group.append(member)
+                    if member == node:
+                        break
+                if len(group) > 1:
+                    circles.append(sorted(group))
+    return circles
+
+
+def test_no_runtime_import_circle():
+    """No module imports, even lazily in a function, a module that imports it back (through
+    others): each module can be read, and loaded, on its own terms. A circle once ran through
+    the policy specs and the search player, which builds policies by spec: the search player
+    now gets its ``make_policy`` from whoever builds it."""
+    modules = project_modules()
+    graph = {name: runtime_imports(path, set(modules)) - {name} for name, path in modules.items()}
+    assert import_circles(graph) == []
+
+
+def test_the_circle_finder_finds_a_circle():
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}, "e": set()}
+    assert import_circles(graph) == [["a", "b", "c"]]
+
+
 def test_every_module_sits_in_a_layer_folder():
     assert {layer_of(m) for m in project_modules()} == set(LAYERS)
 

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
+from card_envs.agents.policy_spec import rule_spec
 from card_envs.agents.registry import rule_agent_spec
-from card_envs.agents.specs import rule_spec
 from card_envs.cli import evaluate
 from card_envs.evaluation import gauntlet as G
 from card_envs.evaluation import report as report_module

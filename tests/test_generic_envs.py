@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from card_envs.agents import make_env, make_policy
+from card_envs.agents.policy_spec import rule_spec
 from card_envs.agents.registry import rule_agent_spec
-from card_envs.agents.specs import rule_spec
 from card_envs.core.game import IllegalActionError
 from card_envs.core.ranking import rank_rewards, ranks_after_finishers, ranks_by_key
 from card_envs.core.registry import game_class, game_spec, game_specs

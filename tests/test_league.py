@@ -9,8 +9,9 @@ import json
 import numpy as np
 import pytest
 
+from card_envs.agents.policy_spec import parse_knobs
 from card_envs.agents.registry import rule_agent_spec
-from card_envs.agents.specs import check_spec, make_policy, parse_knobs
+from card_envs.agents.specs import check_spec, make_policy
 from card_envs.cli import train as train_cli
 from card_envs.core.registry import game_spec
 from card_envs.envs.vector import BatchedCardGameEnv

@@ -16,10 +16,11 @@ from typing import Any
 import numpy as np
 import pytest
 
+from card_envs.agents.policy_spec import rule_spec
 from card_envs.agents.registry import rule_agent_spec
 from card_envs.agents.search import SearchPlayer, SearchSettings
 from card_envs.agents.search.halving import Halving
-from card_envs.agents.specs import check_spec, make_policy, rule_spec
+from card_envs.agents.specs import check_spec, make_policy
 from card_envs.core.game import CardGame
 from card_envs.core.play import play_game
 from card_envs.core.registry import game_spec
@@ -41,7 +42,7 @@ def decisions(game: type[CardGame], n: int, count: int, seed: int = 0) -> list[C
 
 def searcher(game: type[CardGame], n: int, **knobs: Any) -> SearchPlayer:
     """A search player with the search's general defaults (not its game's) under ``knobs``."""
-    return SearchPlayer(game.name, n, SearchSettings.from_knobs(knobs))
+    return SearchPlayer(game.name, n, SearchSettings.from_knobs(knobs), make_policy=make_policy)
 
 
 def test_a_game_names_its_own_search_defaults_and_a_spec_overrides_them() -> None:

@@ -12,6 +12,7 @@ import pkgutil
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from importlib import import_module
+from pathlib import Path
 from typing import Any
 
 from card_envs.core.policy import Policy
@@ -58,11 +59,11 @@ def _load_builtins() -> None:
     global _builtins_loaded
     if not _builtins_loaded:
         _builtins_loaded = True
-        import card_envs.agents as package
-
-        for module in pkgutil.iter_modules(package.__path__):
+        # the game folders beside this module, found by path: importing the package itself
+        # here would make a circle (it imports the specs, which import this registry)
+        for module in pkgutil.iter_modules([str(Path(__file__).parent)]):
             if module.ispkg:
-                import_module(f"{package.__name__}.{module.name}")
+                import_module(f"{__package__}.{module.name}")
 
 
 def rule_agent_spec(game: GameSpec | str) -> RuleAgentSpec:

@@ -21,11 +21,11 @@
 from __future__ import annotations
 
 import inspect
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from card_envs.agents.policy_spec import parse_knobs
 from card_envs.agents.registry import heuristic_class, rule_agent_spec
 from card_envs.agents.runs import check_trained_run
 from card_envs.core.extras import require
@@ -38,31 +38,6 @@ PolicySpec = str | Policy
 def rule_agent_class(game: GameRef) -> type[Policy]:
     """The rule-based agent class registered for a game (:mod:`card_envs.agents.registry`)."""
     return rule_agent_spec(game).agent
-
-
-def parse_value(text: str) -> Any:
-    """A knob or rule value typed on a command line: JSON if it parses (``0.5``, ``false``), else text."""
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return text
-
-
-def parse_knobs(text: str) -> dict[str, Any]:
-    """``"vigilance=0.5:target=random"`` -> ``{"vigilance": 0.5, "target": "random"}``."""
-    knobs = {}
-    for item in text.split(":"):
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise ValueError(f"a knob must look like key=value, got {item!r}")
-        knobs[key] = parse_value(value)
-    return knobs
-
-
-def rule_spec(knobs: dict[str, Any]) -> str:
-    """The spec of a rule-based agent with ``knobs``: ``{"vigilance": 0.5}`` -> ``"rule:vigilance=0.5"``."""
-    items = [f"{k}={v if isinstance(v, str) else json.dumps(v)}" for k, v in knobs.items()]
-    return ":".join(["rule", *items])
 
 
 def spec_label(spec: PolicySpec) -> str:
@@ -145,7 +120,7 @@ def make_search_player(knobs: str, game: GameRef, num_players: int) -> Policy:
     elif settings.net is not None:
         require("train", "a search player with net=")
         check_trained_run(settings.net, game_class(game)(num_players), what=f"search net {settings.net!r}")
-    return SearchPlayer(game, num_players, settings)
+    return SearchPlayer(game, num_players, settings, make_policy=make_policy)
 
 
 def check_spec(spec: str, game: GameRef, num_players: int, what: str = "policy") -> None:

@@ -13,7 +13,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, NoReturn, ParamSpec, TypeVar
 
-from card_envs.agents.specs import make_policy, parse_value, spec_label
+from card_envs.agents.policy_spec import parse_value
+from card_envs.agents.specs import make_policy, spec_label
 from card_envs.core.checks import check_writable_dir
 from card_envs.core.extras import extra_providing, missing_extra_message
 from card_envs.core.game import CardGame

@@ -28,8 +28,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from card_envs.agents.policy_spec import rule_spec
 from card_envs.agents.registry import heuristic_class, rule_agent_spec
-from card_envs.agents.specs import PolicySpec, check_spec, rule_spec, spec_label
+from card_envs.agents.specs import PolicySpec, check_spec, spec_label
 from card_envs.core.policy import Policy
 from card_envs.core.registry import game_class
 from card_envs.evaluation.tournament import TournamentResult, tournament

@@ -29,7 +29,8 @@ from typing import Any
 
 import numpy as np
 
-from card_envs.agents.specs import check_spec, rule_spec
+from card_envs.agents.policy_spec import rule_spec
+from card_envs.agents.specs import check_spec
 from card_envs.core.checks import check_float, check_int
 from card_envs.core.spec import GameSpec
 

@@ -14,9 +14,10 @@ import functools
 import inspect
 from typing import Any
 
+from card_envs.agents.policy_spec import rule_spec
 from card_envs.agents.registry import heuristic_class, rule_agent_spec
 from card_envs.agents.runs import MODEL_FILE
-from card_envs.agents.specs import check_spec, rule_agent_class, rule_spec
+from card_envs.agents.specs import check_spec, rule_agent_class
 from card_envs.core.game import CardGame
 from card_envs.core.registry import game_class, game_spec, game_specs
 from card_envs.web.folders import Folders, OutsideFoldersError

@@ -26,7 +26,9 @@ from typing import Any
 
 import numpy as np
 
+from card_envs.agents.policy_spec import rule_spec
 from card_envs.agents.pretrained import PRETRAINED
+from card_envs.agents.registry import rule_agent_spec
 from card_envs.agents.search.gumbel import GumbelHalving
 from card_envs.agents.search.halving import Halving, PlayMoves
 from card_envs.agents.search.rollouts import LeafValue, Rollouts, make_rollouts
@@ -35,6 +37,9 @@ from card_envs.agents.search.tree import Node, count_available, most_visited, se
 from card_envs.core.game import SEED_BOUND, CardGame
 from card_envs.core.policy import Policy
 from card_envs.core.registry import GameRef, game_spec
+
+#: what builds a policy from a spec at a table: :func:`card_envs.agents.specs.make_policy`
+PolicyMaker = Callable[[str, GameRef, int], Policy]
 
 
 @dataclass(frozen=True)
@@ -65,10 +70,19 @@ class SearchPlayer(Policy):
     reads_game = True
 
     def __init__(
-        self, game: GameRef, num_players: int, settings: SearchSettings | None = None, **knobs: Any
+        self,
+        game: GameRef,
+        num_players: int,
+        settings: SearchSettings | None = None,
+        *,
+        make_policy: PolicyMaker | None = None,
+        **knobs: Any,
     ) -> None:
         self.spec = game_spec(game)
         self.num_players = num_players
+        #: builds the players it names by spec (rollouts, its own, the network): given by
+        #: whoever builds the search player, so that this module needs not import the specs
+        self.make_policy = make_policy
         self.settings = (
             settings
             if settings is not None
@@ -323,9 +337,6 @@ class SearchPlayer(Policy):
         if self._own_policy is None:
             spec = "heuristic" if self.settings.own == "heuristic" else self._rollout_spec()
             if self.settings.own == "sound" and spec == "rule":
-                from card_envs.agents.registry import rule_agent_spec
-                from card_envs.agents.specs import rule_spec
-
                 spec = rule_spec(dict(rule_agent_spec(self.spec).sound_knobs))
             self._own_policy = self._player(spec)
         return self._own_policy
@@ -347,9 +358,12 @@ class SearchPlayer(Policy):
         return PRETRAINED if self.settings.net == PRETRAINED else f"greedy:{self.settings.net}"
 
     def _player(self, spec: str) -> Policy:
-        from card_envs.agents.specs import make_policy  # specs builds search players too
-
-        return make_policy(spec, self.spec, self.num_players)
+        if self.make_policy is None:
+            raise ValueError(
+                f"this search player needs a policy ({spec!r}) and was given no make_policy to build it"
+                " (card_envs.agents.make_policy builds search players with theirs)"
+            )
+        return self.make_policy(spec, self.spec, self.num_players)
 
     def _prior(self, world: CardGame, rng: np.random.Generator, own: bool = True) -> np.ndarray:
         """PUCT's prior over all actions for the decider of ``world`` (:data:`PRIORS`); ``own``:

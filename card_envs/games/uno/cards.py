@@ -132,3 +132,7 @@ def to_counts(codes: list[str]) -> list[int]:
     for code in codes:
         counts[parse_card(code)] += 1
     return counts
+
+
+#: drawn on top of the stack by a player who challenges an innocent Draw Four
+CHALLENGE_PENALTY = 2

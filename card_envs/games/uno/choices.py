@@ -88,8 +88,6 @@ def _colour(game: UnoGame, action: int) -> Choice:
 
 def _other(game: UnoGame, action: int) -> Choice:
     """Draw, keep or challenge, with what each costs."""
-    from card_envs.games.uno.engine import CHALLENGE_PENALTY  # the engine imports this module
-
     label = game.describe_action(action)
     if action == E.DRAW and game.phase == "pending":
         return Choice(f"draw the stack of {game.pending}", action, note="your turn ends")
@@ -98,7 +96,7 @@ def _other(game: UnoGame, action: int) -> Choice:
     if action == E.KEEP:
         return Choice(label, action, note="your turn ends")
     offender = name((game.turn - game.direction) % game.num_players)
-    note = f"a bluff: {offender} draws 4; no bluff: you draw {game.pending + CHALLENGE_PENALTY}"
+    note = f"a bluff: {offender} draws 4; no bluff: you draw {game.pending + C.CHALLENGE_PENALTY}"
     return Choice(label, action, note=note)
 
 

@@ -33,7 +33,7 @@ from card_envs.games.uno import state as S
 from card_envs.games.uno.state import Challenge, LastMove, UnoState
 
 DEAL_SIZE = 7  # cards dealt to each player
-CHALLENGE_PENALTY = 2  # drawn on top of the stack by a player who challenges an innocent Draw Four
+CHALLENGE_PENALTY = C.CHALLENGE_PENALTY
 
 
 class UnoGame(CardGame):

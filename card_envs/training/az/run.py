@@ -29,10 +29,10 @@ from typing import Any
 import numpy as np
 import torch
 
+from card_envs.agents.policy_spec import rule_spec
 from card_envs.agents.pretrained import load_pretrained
 from card_envs.agents.registry import heuristic_class, rule_agent_spec
 from card_envs.agents.runs import NETWORK_STEM, SETTINGS_FILE
-from card_envs.agents.specs import rule_spec
 from card_envs.evaluation.tournament import tournament
 from card_envs.training.az.network import PolicyValueNet, write_network
 from card_envs.training.az.selfplay import Samples, collect

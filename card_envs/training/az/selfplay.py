@@ -90,7 +90,7 @@ def play_games(
     spec = game_spec(game_name)
     cls = spec.engine_class()
     settings = SearchSettings.from_knobs({**knobs, "net": run_dir})
-    searcher = SearchPlayer(spec, num_players, settings)
+    searcher = SearchPlayer(spec, num_players, settings, make_policy=make_policy)
     others = [make_policy(s, spec, num_players) for s in lineup] if lineup is not None else []
     columns: dict[str, list[Any]] = {f.name: [] for f in fields(Samples)}
     for seed in seeds:

@@ -280,3 +280,22 @@ def test_a_game_name_is_looked_up_once_per_trip(monkeypatch):
     )
     train(settings, None, progress=False)
     assert len(calls) == 1
+
+
+#: the files that split a text at ":" for something other than a policy spec
+NOT_SPECS = {
+    "card_envs/agents/policy_spec.py": "the spec parser itself",
+    "card_envs/web/security.py": "a Host header's name and port",
+    "card_envs/core/spec.py": "an entry point's 'module:name'",
+}
+
+
+def test_a_policy_spec_is_split_only_by_its_parser():
+    """Specs are parsed once, by PolicySpec.parse; a ``partition(":")`` elsewhere is a second
+    parser of the spec's text."""
+    splitting = {
+        str(path.relative_to(ROOT))
+        for path in project_modules().values()
+        if 'partition(":")' in path.read_text().replace('rpartition(":")', "")
+    }
+    assert splitting == set(NOT_SPECS)

@@ -168,7 +168,7 @@ def test_the_rule_agent_beats_random_players_and_reports_game_figures():
     [
         ("uno", ["rule"], 10, "num_players"),
         ("uno", ["rule", "genius"], 10, "unknown policy spec"),
-        ("uno", ["rule", "random:x=1"], 10, "only 'rule' takes knobs"),
+        ("uno", ["rule", "random:x=1"], 10, "takes no knobs"),
         ("uno", ["rule", "rule:no_such_knob=1"], 10, "unknown knob"),
         ("uno", ["rule", "random"], 0, "games must be"),
         ("chess", ["rule", "random"], 10, "unknown game"),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from card_envs.agents.specs import PolicySpec, make_policies
+from card_envs.agents.specs import PolicyLike, make_policies
 from card_envs.core.registry import GameRef, game_spec
 from card_envs.envs.single import CardGameEnv
 from card_envs.envs.vector import BatchedCardGameEnv
@@ -14,7 +14,7 @@ from card_envs.envs.vector import BatchedCardGameEnv
 def make_env(
     game: GameRef = "uno",
     num_players: int | None = None,
-    opponents: PolicySpec | Sequence[PolicySpec] = "rule",
+    opponents: PolicyLike | Sequence[PolicyLike] = "rule",
     opponent_knobs: dict[str, Any] | None = None,
     **kwargs: Any,
 ) -> CardGameEnv:
@@ -34,7 +34,7 @@ def make_batched_env(
     game: GameRef = "uno",
     num_envs: int = 64,
     num_players: int | None = None,
-    opponents: PolicySpec | Sequence[PolicySpec] = "rule",
+    opponents: PolicyLike | Sequence[PolicyLike] = "rule",
     opponent_knobs: dict[str, Any] | None = None,
     **kwargs: Any,
 ) -> BatchedCardGameEnv:

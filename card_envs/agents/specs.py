@@ -21,18 +21,21 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from card_envs.agents.policy_spec import parse_knobs
+from card_envs.agents.policy_spec import PolicySpec, parse_knobs
 from card_envs.agents.registry import heuristic_class, rule_agent_spec
 from card_envs.agents.runs import check_trained_run
 from card_envs.core.extras import require
 from card_envs.core.policy import Policy, RandomAgent
 from card_envs.core.registry import GameRef, game_class, game_spec
 
-PolicySpec = str | Policy
+#: what names a policy: a spec's text or a Policy itself
+PolicyLike = str | Policy
+#: builds one kind's policy: (the parsed spec, game, players, the rule agent's extra knobs)
+Builder = Callable[[PolicySpec, GameRef, int, dict[str, Any]], Policy]
 
 
 def rule_agent_class(game: GameRef) -> type[Policy]:
@@ -40,72 +43,109 @@ def rule_agent_class(game: GameRef) -> type[Policy]:
     return rule_agent_spec(game).agent
 
 
-def spec_label(spec: PolicySpec) -> str:
+def spec_label(spec: PolicyLike) -> str:
     """How a spec is named in tables and reports (a model by its run directory or file name)."""
     if not isinstance(spec, str):
         return repr(spec)
-    kind, _, path = spec.partition(":")
-    if kind in ("model", "greedy"):
-        return f"{kind}:{Path(path).name}"
-    return spec
+    parsed = PolicySpec.parse(spec)
+    return spec if parsed.path is None else f"{parsed.kind}:{Path(parsed.path).name}"
 
 
-def make_policy(spec: PolicySpec, game: GameRef, num_players: int, **knobs: Any) -> Policy:
-    """Build a policy from a spec: ``"random"``, ``"rule"``, ``"rule:KNOB=V:..."``, ``"heuristic"``,
-    ``"model:PATH"``, ``"greedy:PATH"``, ``"search[:KNOB=V:...]"``, ``"pretrained[:GAME]"``,
-    ``"strong"`` or a Policy (returned as it is).
+def no_argument(spec: PolicySpec) -> None:
+    if spec.argument:
+        raise ValueError(f"{spec.kind!r} takes no knobs (only 'rule' and 'search' do), got {str(spec)!r}")
+
+
+def build_random(spec: PolicySpec, game: GameRef, num_players: int, knobs: dict[str, Any]) -> Policy:
+    no_argument(spec)
+    return RandomAgent()
+
+
+def build_heuristic(spec: PolicySpec, game: GameRef, num_players: int, knobs: dict[str, Any]) -> Policy:
+    no_argument(spec)
+    return heuristic_class(game)(num_players=num_players)  # type: ignore[call-arg]
+
+
+def build_rule(spec: PolicySpec, game: GameRef, num_players: int, knobs: dict[str, Any]) -> Policy:
+    cls = rule_agent_class(game)
+    knobs = {**spec.knobs(), **knobs}
+    known = [p for p in inspect.signature(cls.__init__).parameters if p not in ("self", "num_players")]
+    unknown = sorted(set(knobs) - set(known))
+    if unknown:
+        raise ValueError(f"unknown knob(s) {unknown} for {cls.__name__}; known: {known}")
+    return cls(num_players=num_players, **knobs)  # type: ignore[call-arg]
+
+
+def build_model(spec: PolicySpec, game: GameRef, num_players: int, knobs: dict[str, Any]) -> Policy:
+    require("train", f"the policy {str(spec)!r}")
+    from card_envs.agents.model import load_model
+
+    model = load_model(spec.argument, deterministic=spec.kind == "greedy")
+    model.check_table(game_class(game)(num_players))
+    return model
+
+
+def build_self(spec: PolicySpec, game: GameRef, num_players: int, knobs: dict[str, Any]) -> Policy:
+    require("train", "the policy 'self'")
+    from card_envs.agents.model import SelfPlayPool
+
+    return SelfPlayPool()
+
+
+def build_strong(spec: PolicySpec, game: GameRef, num_players: int, knobs: dict[str, Any]) -> Policy:
+    return make_policy(game_spec(game).strong, game, num_players)
+
+
+def build_search(spec: PolicySpec, game: GameRef, num_players: int, knobs: dict[str, Any]) -> Policy:
+    return make_search_player(spec.argument, game, num_players)
+
+
+def build_pretrained(spec: PolicySpec, game: GameRef, num_players: int, knobs: dict[str, Any]) -> Policy:
+    from card_envs.agents.pretrained import make_pretrained
+
+    pretrained = make_pretrained(spec.argument, game_class(game).name, num_players)
+    pretrained.check_table(game_class(game)(num_players))
+    return pretrained
+
+
+#: every kind of spec and what builds it: make_policy looks the kind up here
+KINDS: dict[str, Builder] = {
+    "random": build_random,
+    "rule": build_rule,
+    "heuristic": build_heuristic,
+    "model": build_model,
+    "greedy": build_model,
+    "self": build_self,
+    "search": build_search,
+    "pretrained": build_pretrained,
+    "strong": build_strong,
+}
+
+
+def make_policy(spec: PolicyLike, game: GameRef, num_players: int, **knobs: Any) -> Policy:
+    """Build a policy from a spec: ``"random"``, ``"rule"``, ``"rule:KNOB=V:..."``,
+    ``"heuristic"``, ``"model:PATH"``, ``"greedy:PATH"``, ``"self"`` (a training run's past
+    selves), ``"search[:KNOB=V:...]"``, ``"pretrained[:GAME]"``, ``"strong"`` or a Policy
+    (returned as it is).
 
     ``knobs`` go to the rule-based agent (e.g. ``vigilance=0.5``), after those in the spec;
-    the random and heuristic players take none.
+    the random and heuristic players take none. The kind is looked up in :data:`KINDS`.
     """
     if isinstance(spec, Policy):
         return spec
     if not isinstance(spec, str):
         raise ValueError(f"a policy spec must be a string or a Policy, got {spec!r}")
-    kind, _, path = spec.partition(":")
-    if kind in ("model", "greedy") or spec == "self":
-        require("train", f"the policy {spec!r}")
-    if kind in ("model", "greedy"):
-        from card_envs.agents.model import load_model
-
-        model = load_model(path, deterministic=kind == "greedy")
-        model.check_table(game_class(game)(num_players))
-        return model
-    if spec == "self":
-        from card_envs.agents.model import SelfPlayPool
-
-        return SelfPlayPool()
-    if spec == "strong":
-        return make_policy(game_spec(game).strong, game, num_players)
-    if kind == "search":
-        return make_search_player(path, game, num_players)
-    if kind == "pretrained":
-        from card_envs.agents.pretrained import make_pretrained
-
-        pretrained = make_pretrained(path, game_class(game).name, num_players)
-        pretrained.check_table(game_class(game)(num_players))
-        return pretrained
-    spec, _, spec_knobs = spec.partition(":")
-    if spec_knobs:
-        if spec != "rule":
-            raise ValueError(f"only 'rule' takes knobs, got {spec}:{spec_knobs!r}")
-        knobs = {**parse_knobs(spec_knobs), **knobs}
-    if spec == "random":
-        return RandomAgent()
-    if spec == "heuristic":
-        return heuristic_class(game)(num_players=num_players)  # type: ignore[call-arg]
-    if spec == "rule":
-        cls = rule_agent_class(game)
-        known = [p for p in inspect.signature(cls.__init__).parameters if p not in ("self", "num_players")]
-        unknown = sorted(set(knobs) - set(known))
-        if unknown:
-            raise ValueError(f"unknown knob(s) {unknown} for {cls.__name__}; known: {known}")
-        return cls(num_players=num_players, **knobs)  # type: ignore[call-arg]
-    raise ValueError(
-        f"unknown policy spec {spec!r};"
-        " use 'random', 'rule[:KNOB=VALUE...]', 'heuristic', 'model:PATH', 'greedy:PATH', 'self',"
-        " 'search[:KNOB=VALUE...]', 'pretrained[:GAME]', 'strong' or a Policy"
-    )
+    parsed = PolicySpec.parse(spec) if spec else PolicySpec("")
+    build = KINDS.get(parsed.kind)
+    if build is None:
+        raise ValueError(
+            f"unknown policy spec {spec!r};"
+            " use 'random', 'rule[:KNOB=VALUE...]', 'heuristic', 'model:PATH', 'greedy:PATH', 'self',"
+            " 'search[:KNOB=VALUE...]', 'pretrained[:GAME]', 'strong' or a Policy"
+        )
+    if parsed.kind in ("self", "strong") and parsed.argument:
+        raise ValueError(f"unknown policy spec {spec!r}: {parsed.kind!r} takes nothing after it")
+    return build(parsed, game, num_players, knobs)
 
 
 def make_search_player(knobs: str, game: GameRef, num_players: int) -> Policy:
@@ -126,10 +166,10 @@ def make_search_player(knobs: str, game: GameRef, num_players: int) -> Policy:
 def check_spec(spec: str, game: GameRef, num_players: int, what: str = "policy") -> None:
     """Raise ValueError naming ``what`` if ``spec`` could not be built at this table, without
     loading a model (a path is checked for a saved model and, where settings.json says, its table)."""
-    kind, _, path = spec.partition(":")
+    parsed = PolicySpec.parse(spec) if spec else PolicySpec("")
     try:
-        if kind in ("model", "greedy"):
-            check_trained_run(path, game_class(game)(num_players), what=f"{what} {spec!r}")
+        if parsed.path is not None:
+            check_trained_run(parsed.path, game_class(game)(num_players), what=f"{what} {spec!r}")
         else:
             make_policy(spec, game, num_players)  # rule agents and random players are cheap to build
     except ValueError as error:
@@ -138,7 +178,7 @@ def check_spec(spec: str, game: GameRef, num_players: int, what: str = "policy")
 
 
 def make_policies(
-    specs: PolicySpec | Sequence[PolicySpec], game: GameRef, num_players: int, **knobs: Any
+    specs: PolicyLike | Sequence[PolicyLike], game: GameRef, num_players: int, **knobs: Any
 ) -> list[Policy]:
     """One policy per other seat: one spec for all of them, or one per seat in seat order."""
     n_other = num_players - 1

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from card_envs.agents.policy_spec import PolicySpec
 from card_envs.agents.runs import run_settings
 from card_envs.agents.specs import check_spec
 from card_envs.cli.args import check_output_folder, fail, game_rules
@@ -22,8 +23,8 @@ from card_envs.cli.args import check_output_folder, fail, game_rules
 def _saved_table(parser: argparse.ArgumentParser, specs: list[str]) -> dict[str, Any] | None:
     """The settings.json of the first trained run among ``specs`` (None if there is none)."""
     for spec in specs:
-        kind, _, path = spec.partition(":")
-        if kind in ("model", "greedy"):
+        path = PolicySpec.parse(spec).path
+        if path is not None:
             try:
                 saved = run_settings(path)
             except ValueError as error:

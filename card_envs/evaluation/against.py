@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from card_envs.agents.specs import PolicySpec, spec_label
+from card_envs.agents.specs import PolicyLike, spec_label
 from card_envs.core.registry import game_class
 from card_envs.evaluation.tournament import tournament
 
@@ -38,10 +38,10 @@ class MatchResult:
 
 
 def evaluate(
-    policy: PolicySpec,
+    policy: PolicyLike,
     game: str = "uno",
     num_players: int | None = None,
-    opponents: PolicySpec | Sequence[PolicySpec] = "rule",
+    opponents: PolicyLike | Sequence[PolicyLike] = "rule",
     episodes: int = 200,
     seed: int = 0,
     workers: int = 1,

@@ -30,7 +30,7 @@ from typing import Any
 
 from card_envs.agents.policy_spec import rule_spec
 from card_envs.agents.registry import heuristic_class, rule_agent_spec
-from card_envs.agents.specs import PolicySpec, check_spec, spec_label
+from card_envs.agents.specs import PolicyLike, check_spec, spec_label
 from card_envs.core.policy import Policy
 from card_envs.core.registry import game_class
 from card_envs.evaluation.tournament import TournamentResult, tournament
@@ -44,7 +44,7 @@ SEARCH_PLAYERS: tuple[str, ...] = ()
 #: game that has no heuristic player)
 MIX = ("rule", "heuristic", "random")
 
-Opponents = PolicySpec | Sequence[PolicySpec]
+Opponents = PolicyLike | Sequence[PolicyLike]
 
 
 @dataclass(frozen=True)
@@ -52,10 +52,10 @@ class Lineup:
     """The other seats of one gauntlet table, and how the verdict names them."""
 
     name: str
-    opponents: tuple[PolicySpec, ...]
+    opponents: tuple[PolicyLike, ...]
 
 
-def lineup_name(opponents: Sequence[PolicySpec]) -> str:
+def lineup_name(opponents: Sequence[PolicyLike]) -> str:
     """``rule:target=nearest x3`` for copies of one spec, else the specs in seat order."""
     labels = [spec_label(spec) for spec in opponents]
     if len(set(labels)) == 1:
@@ -78,7 +78,7 @@ def lineups(game: str, num_players: int, extra: Sequence[Opponents] = ()) -> lis
     if others < 1:
         raise ValueError(f"num_players must be at least 2 for a gauntlet, got {num_players}")
 
-    def copies(spec: PolicySpec) -> tuple[PolicySpec, ...]:
+    def copies(spec: PolicyLike) -> tuple[PolicyLike, ...]:
         return (spec,) * others
 
     heuristic = _has_heuristic(game)
@@ -161,7 +161,7 @@ class GauntletResult:
 
 def gauntlet(
     game: str,
-    agent_spec: PolicySpec,
+    agent_spec: PolicyLike,
     num_players: int | None = None,
     games: int = 500,
     seed: int = 0,

@@ -33,7 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from card_envs.agents.specs import PolicySpec, make_policy, spec_label
+from card_envs.agents.specs import PolicyLike, make_policy, spec_label
 from card_envs.core.game import SEED_BOUND
 from card_envs.core.play import play_game
 from card_envs.core.processes import worker_pool
@@ -149,7 +149,7 @@ class _Chunk:
     game: GameSpec  # the spec travels, so a worker knows games registered outside card_envs
     num_players: int
     rules: dict[str, Any]
-    lineup: list[PolicySpec]
+    lineup: list[PolicyLike]
     seed: int
     first: int
     count: int
@@ -204,7 +204,7 @@ def _play_games(chunk: _Chunk, into: list[GameRecord]) -> list[GameRecord]:
     return into
 
 
-def _names(lineup: Sequence[PolicySpec]) -> list[str]:
+def _names(lineup: Sequence[PolicyLike]) -> list[str]:
     """A unique name per entry: ``rule``, ``rule (2)`` for a repeated one."""
     names: list[str] = []
     for spec in lineup:
@@ -216,7 +216,7 @@ def _names(lineup: Sequence[PolicySpec]) -> list[str]:
 
 def tournament(
     game: GameRef,
-    lineup: Sequence[PolicySpec],
+    lineup: Sequence[PolicyLike],
     games: int = 1000,
     rules: dict[str, Any] | None = None,
     seed: int = 0,

@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from card_envs.agents.policy_spec import rule_spec
+from card_envs.agents.policy_spec import rule_spec, spec_kind
 from card_envs.agents.specs import check_spec
 from card_envs.core.checks import check_float, check_int
 from card_envs.core.spec import GameSpec
@@ -120,7 +120,7 @@ class LeagueSettings:
                     f"league_others takes policy specs, not {spec!r} (snapshots: league_snapshots)"
                 )
             check_spec(spec, game, num_players, what="league opponent")
-            if spec.partition(":")[0] == "search":
+            if spec_kind(spec) == "search":
                 raise ValueError(
                     f"league opponent {spec!r}: a search player decides from the engine, which the"
                     " league's batched engine keeps none of; train against it without --vectorized"

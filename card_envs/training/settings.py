@@ -28,6 +28,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from card_envs.agents.policy_spec import spec_kind
 from card_envs.agents.pretrained import is_pretrained_spec, load_pretrained
 from card_envs.agents.specs import check_spec, check_trained_run
 from card_envs.core.game import CardGame
@@ -245,7 +246,7 @@ class ImitationSettings:
             raise ValueError(f"imitation records: no such file or folder: {', '.join(missing)}")
         if used.teacher and not self.records:
             check_spec(used.teacher, table.spec, table.num_players, what="teacher")
-        if used.rounds > 1 and used.teacher.partition(":")[0] != "search":
+        if used.rounds > 1 and not (used.teacher and spec_kind(used.teacher) == "search"):
             raise ValueError(
                 f"imitation_rounds {used.rounds} needs a search teacher (search:...), got {used.teacher!r}"
             )
@@ -275,7 +276,7 @@ class ImprovementSettings:
         check_count("improve_epochs", self.epochs)
         check_number("improve_lr", self.learning_rate, 0.0, 1.0, open_low=True)
         check_spec(self.rollout, table.spec, table.num_players, what="improve_rollout")
-        if self.rollout.partition(":")[0] == "search":
+        if spec_kind(self.rollout) == "search":
             raise ValueError(
                 f"improve_rollout {self.rollout!r}: play-outs run on the batched engine, which a search"
                 " player cannot decide from; use a scripted player or a network"
@@ -479,7 +480,7 @@ class TrainSettings:
         self.run.check(self.table)
         if is_pretrained_spec(self.run.init_from):
             self.check_fits_pretrained()
-        if self.run.vectorized and any(spec.partition(":")[0] == "search" for spec in self.opponents):
+        if self.run.vectorized and any(spec_kind(spec) == "search" for spec in self.opponents):
             raise ValueError(
                 "search opponents decide from the engine, which the batched engine keeps none of:"
                 " train against them without --vectorized"

@@ -36,13 +36,13 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from card_envs.agents.policy_spec import PolicySpec
 from card_envs.agents.specs import make_policy, spec_label
 from card_envs.core.game import CardGame, IllegalActionError
 from card_envs.core.policy import Policy
 from card_envs.records.people import HUMAN
 from card_envs.records.record import GameRecorder, RecordError
 from card_envs.web.catalog import (
-    PATH_KINDS,
     BadRequestError,
     catalog,
     check_opponent,
@@ -181,7 +181,7 @@ class WebApp:
 
     def policy(self, spec: str, game: str, players: int) -> Policy:
         """The policy of a checked spec; a trained model is loaded once and kept."""
-        if spec.partition(":")[0] not in PATH_KINDS:
+        if PolicySpec.parse(spec).path is None:
             return make_policy(spec, game, players)
         key = (spec, game, players)
         with self._models_lock:

@@ -14,7 +14,7 @@ import functools
 import inspect
 from typing import Any
 
-from card_envs.agents.policy_spec import rule_spec
+from card_envs.agents.policy_spec import PolicySpec, rule_spec
 from card_envs.agents.registry import heuristic_class, rule_agent_spec
 from card_envs.agents.runs import MODEL_FILE
 from card_envs.agents.specs import check_spec, rule_agent_class
@@ -23,7 +23,6 @@ from card_envs.core.registry import game_class, game_spec, game_specs
 from card_envs.web.folders import Folders, OutsideFoldersError
 
 #: spec kinds whose argument is a path on this machine
-PATH_KINDS = ("model", "greedy")
 
 
 class BadRequestError(ValueError):
@@ -83,7 +82,7 @@ def opponent_presets(name: str) -> list[dict[str, str]]:
         presets.append({"spec": "rule", "label": "rule-based (default knobs)"})
         for knobs in rule_agent_spec(name).knob_mix:
             spec = rule_spec(dict(knobs))
-            label = "rule-based, " + spec.partition(":")[2].replace(":", ", ")
+            label = "rule-based, " + PolicySpec.parse(spec).argument.replace(":", ", ")
             presets.append({"spec": spec, "label": label})
     try:
         heuristic_class(name)
@@ -176,9 +175,9 @@ def check_opponent(spec: Any, game: CardGame, runs: Folders) -> str:
         raise BadRequestError(f"an opponent must be a policy spec string, got {spec!r}")
     if spec == "self":
         raise BadRequestError("the opponent 'self' is a training pool; pick a trained run instead")
-    kind, _, path = spec.partition(":")
-    if kind in PATH_KINDS:
-        spec = f"{kind}:{runs.resolve(path)}"
+    parsed = PolicySpec.parse(spec)
+    if parsed.path is not None:
+        spec = f"{parsed.kind}:{runs.resolve(parsed.path)}"
     try:
         check_spec(spec, game.name, game.num_players, what="opponent")
     except ValueError as error:

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from card_envs.agents.policy_spec import spec_kind
 from card_envs.batched.policy import BatchedPolicy, LoopedPolicy
 from card_envs.core.game import CardGame
 from card_envs.core.policy import Policy
@@ -250,4 +251,4 @@ PRETRAINED = "pretrained"
 
 def is_pretrained_spec(text: str) -> bool:
     """Whether ``text`` is ``pretrained`` or ``pretrained:GAME`` (and not a run's path)."""
-    return text.partition(":")[0] == PRETRAINED
+    return bool(text) and spec_kind(text) == PRETRAINED

@@ -299,3 +299,53 @@ def test_a_policy_spec_is_split_only_by_its_parser():
         if 'partition(":")' in path.read_text().replace('rpartition(":")', "")
     }
     assert splitting == set(NOT_SPECS)
+
+
+def public_signatures(owner: object, names: list[str] | None = None) -> dict[str, list[str]]:
+    """Each public function (or method) of ``owner`` by name, with its parameters' names."""
+    import inspect
+
+    found = {}
+    for name, value in vars(owner).items():
+        if name.startswith("_") or not inspect.isfunction(value):
+            continue
+        if names is None or name in names:
+            found[name] = list(inspect.signature(value).parameters)
+    return found
+
+
+#: what every game's state module offers, with its parameters: the engine's typed state,
+#: written to and read from ``state_dict()``'s data
+STATE_MODULE = {"to_dict": ["table"], "from_dict": ["state", "num_players"]}
+
+
+BUILT_IN = [
+    spec for spec in game_specs().values() if spec.engine_class().__module__.startswith("card_envs.games.")
+]
+
+
+@pytest.mark.parametrize("spec", BUILT_IN, ids=lambda spec: spec.name)
+def test_every_game_has_one_shape_of_state_module(spec):
+    """The state module of each game (``card_envs.games.G.state``) has a ``Table`` (built
+    empty for a table size) and the same codec: ``to_dict(table)``, ``from_dict(state,
+    num_players)`` (they differed: ``load(state, n)``, ``from_dict(n, state)``)."""
+    import importlib
+
+    module = importlib.import_module(f"{spec.engine_class().__module__.rsplit('.', 1)[0]}.state")
+    assert public_signatures(module, list(STATE_MODULE)) == STATE_MODULE
+    assert callable(module.Table.empty)
+    assert {"num_players", "current_player"} <= set(dir(module.Table))
+
+
+def test_every_games_kernels_have_one_shape():
+    """The compiled rules of every game offer the same methods with the same parameters (the
+    batch front calls them by these names; a game's ``write_state`` beside the others'
+    ``write_table`` was a second name for one thing)."""
+    from card_envs.core.spec import resolve
+
+    shapes = {spec.name: public_signatures(resolve(spec.batched)) for spec in BUILT_IN if spec.batched}
+    assert len(shapes) == 3
+    first = next(iter(shapes.values()))
+    assert {"state_dict", "load", "load_engine", "read", "write_table"} <= set(first)
+    for name, shape in shapes.items():
+        assert shape == first, name

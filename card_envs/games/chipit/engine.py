@@ -340,7 +340,7 @@ class ChipItGame(CardGame):
         return S.to_dict(self.table)
 
     def _load_state(self, state: dict[str, Any]) -> None:
-        self.table = S.from_dict(self.num_players, state)
+        self.table = S.from_dict(state, self.num_players)
         self._mask = None  # the cached mask was the old state's
         if "phase" in state:  # derived from the rest, so compared once the rest is known to be consistent
             self.check_consistency()

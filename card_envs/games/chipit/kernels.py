@@ -23,8 +23,9 @@ from numba import njit, prange
 
 from card_envs.core import ranking
 from card_envs.core.compiled import key_compiled_cache
-from card_envs.games.chipit import arith, cards, engine, state
+from card_envs.games.chipit import arith, cards, engine
 from card_envs.games.chipit import encoding as E
+from card_envs.games.chipit import state as S
 from card_envs.games.chipit.arith import (
     NUM_DIRECT,
     card_options,
@@ -48,12 +49,12 @@ from card_envs.games.chipit.engine import ChipItGame
 from card_envs.games.chipit.state import Build, LastPlay, Shown, Table, Turn
 
 key_compiled_cache(
-    __name__, arith.__file__, cards.__file__, E.__file__, engine.__file__, state.__file__, ranking.__file__
+    __name__, arith.__file__, cards.__file__, E.__file__, engine.__file__, S.__file__, ranking.__file__
 )
 rank_rest = njit(cache=True)(ranking.rank_rest)  # the one ranking rule of every game, compiled
 
 LEAD, ANSWER, UNITS_PHASE, CARDS_PHASE, OVER = range(len(E.PHASES))
-TURN_KINDS = state.TURN_KINDS
+TURN_KINDS = S.TURN_KINDS
 DEAL_SIZES = np.array([DEAL_SIZE.get(n, 0) for n in range(ChipItGame.max_players + 1)], dtype=np.int64)
 #: the observation fields, in the order of :func:`.encoding.observation_layout`
 FIELDS = (
@@ -587,12 +588,12 @@ class ChipItKernels:
     # ------------------------------------------------------------ the codec
     def state_dict(self, index: int) -> dict[str, Any]:
         """Game ``index`` as the reference engine's ``state_dict()``."""
-        return {**self.game.state_header(), **state.to_dict(self.read(index))}
+        return {**self.game.state_header(), **S.to_dict(self.read(index))}
 
-    def load(self, index: int, data: dict[str, Any]) -> None:
+    def load(self, index: int, state: dict[str, Any]) -> None:
         """Write a ``state_dict()`` the reference engine accepts into row ``index``
         (:meth:`card_envs.batched.BatchedGame.load` checks it first)."""
-        self.write_table(index, state.from_dict(self.rules.num_players, data))
+        self.write_table(index, S.from_dict(state, self.rules.num_players))
 
     def load_engine(self, index: int, game: ChipItGame) -> None:
         """:meth:`load` of ``game``'s position, read from its typed state without the round trip
@@ -648,46 +649,50 @@ class ChipItKernels:
             turn=turn,
         )
 
-    def write_table(self, index: int, tb: Table) -> None:
-        """Write the typed table ``tb`` into row ``index`` (the inverse of :meth:`read`)."""
-        n = tb.num_players
+    def write_table(self, index: int, table: Table) -> None:
+        """Write the typed table ``table`` into row ``index`` (the inverse of :meth:`read`)."""
+        n = table.num_players
         row = np.zeros(ROW["WIDTH"], np.int32)
 
         def put(at: int, values: list[int]) -> None:
             row[at : at + len(values)] = values
 
         none = -1  # how a row writes None
-        row[SUPPLY], row[PASSES], row[CURRENT] = tb.supply, tb.passes, tb.current
-        put(LAST, [none] * 3 if tb.last is None else [tb.last.seat, tb.last.count, tb.last.value])
-        row[DISCARD_LEN], row[OUT_LEN], row[FINISHED_LEN] = len(tb.discard), len(tb.out), len(tb.finished)
+        row[SUPPLY], row[PASSES], row[CURRENT] = table.supply, table.passes, table.current
+        put(LAST, [none] * 3 if table.last is None else [table.last.seat, table.last.count, table.last.value])
+        row[DISCARD_LEN], row[OUT_LEN], row[FINISHED_LEN] = (
+            len(table.discard),
+            len(table.out),
+            len(table.finished),
+        )
         row[BUILD_VALUE] = row[BUILD_BLOCK] = none
-        b = tb.build
+        b = table.build
         if b is not None:
             row[BUILDING], row[BUILD_LEN], row[BUILD_CHIPS] = 1, len(b.cards), b.chips
             row[BUILD_VALUE] = none if b.value is None else b.value
             row[BUILD_BLOCK] = none if b.block is None else b.block
             put(BUILD_CARDS, b.cards)
             put(BUILD_REST, b.rest)
-        if tb.ranks is not None:
+        if table.ranks is not None:
             row[GAME_OVER] = 1
-            put(RANKS, tb.ranks)
-        t = tb.turn
+            put(RANKS, table.ranks)
+        t = table.turn
         row[TURN] = none
         if t is not None:
             stood = none if t.stood is None else t.stood
             put(TURN, [t.seat, TURN_KINDS.index(t.kind), t.returned, stood, t.took])
-        put(HAND_SIZES, tb.hand_sizes)
-        put(HELD, tb.held)
-        put(DISPLAY_LEN, [len(shown) for shown in tb.display])
-        put(IS_FINISHED, [int(f) for f in tb.is_finished])
-        put(FINISHED, tb.finished)
-        put(RETURNED, tb.returned)
+        put(HAND_SIZES, table.hand_sizes)
+        put(HELD, table.held)
+        put(DISPLAY_LEN, [len(shown) for shown in table.display])
+        put(IS_FINISHED, [int(f) for f in table.is_finished])
+        put(FINISHED, table.finished)
+        put(RETURNED, table.returned)
         put(COSTS_K, [none] * n)  # no seat's play costs are cached yet
         for p in range(n):
-            put(HANDS + p * NUM_TYPES, tb.hands[p])
-            put(DISPLAY + p * MAX_HAND, [s.card for s in tb.display[p]])
-            put(DISPLAY_CHIPS + p * MAX_HAND, [s.chips for s in tb.display[p]])
-        put(DISCARD, tb.discard)
-        put(DISCARD_COUNTS, tb.discard_counts)
-        put(OUT, tb.out)
+            put(HANDS + p * NUM_TYPES, table.hands[p])
+            put(DISPLAY + p * MAX_HAND, [s.card for s in table.display[p]])
+            put(DISPLAY_CHIPS + p * MAX_HAND, [s.chips for s in table.display[p]])
+        put(DISCARD, table.discard)
+        put(DISCARD_COUNTS, table.discard_counts)
+        put(OUT, table.out)
         self.state.table[index] = row

@@ -145,6 +145,11 @@ class Table:
         return len(self.hands)
 
     @property
+    def current_player(self) -> int:
+        """The seat to decide (the name every game's ``Table`` gives it)."""
+        return self.current
+
+    @property
     def phase(self) -> str:
         if self.ranks is not None:
             return "over"
@@ -364,7 +369,7 @@ def _optional_int(name: str, value: Any, low: int, high: int) -> int | None:
     return None if value is None else check_int(name, value, low, high)
 
 
-def from_dict(num_players: int, state: dict[str, Any]) -> Table:
+def from_dict(state: dict[str, Any], num_players: int) -> Table:
     """A :class:`Table` from ``to_dict``-shaped data, every field checked (ValueError).
 
     Cross-field invariants are left to :meth:`Table.check_consistency`, and

@@ -397,7 +397,7 @@ class TockGame(CardGame):
         return S.to_dict(self.table)
 
     def _load_state(self, state: dict[str, Any]) -> None:
-        self.table = S.load(state, self.num_players)
+        self.table = S.from_dict(state, self.num_players)
         self._opts = None
 
     def check_consistency(self) -> None:

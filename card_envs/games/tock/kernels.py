@@ -627,7 +627,7 @@ class TockKernels:
     def load(self, index: int, state: dict[str, Any]) -> None:
         """Write a ``state_dict()`` the reference engine accepts into row ``index``
         (:meth:`card_envs.batched.BatchedGame.load` checks it first)."""
-        self.write_table(index, S.load(state, self.rules.num_players))
+        self.write_table(index, S.from_dict(state, self.rules.num_players))
 
     def load_engine(self, index: int, game: TockGame) -> None:
         """:meth:`load` of ``game``'s position, read from its typed state without the round trip
@@ -675,45 +675,49 @@ class TockKernels:
             table.ranks = table.final_ranks()
         return table
 
-    def write_table(self, index: int, tb: Table) -> None:
-        """Write the typed table ``tb`` into row ``index`` (the inverse of :meth:`read`)."""
-        s, n = self.state, tb.num_players
+    def write_table(self, index: int, table: Table) -> None:
+        """Write the typed table ``table`` into row ``index`` (the inverse of :meth:`read`)."""
+        s, n = self.state, table.num_players
         g = np.zeros(GAME_FIELDS, np.int64)
         none = -1  # how a row writes None
-        g[SUPPLY_LEN], g[CENTRE_LEN], g[FINISHED_LEN] = len(tb.supply), len(tb.centre), len(tb.finished)
-        g[DRAWN] = none if tb.drawn is None else tb.drawn
-        g[TURN], g[PHASE], g[ALIVE_COUNT] = tb.turn, S.PHASES.index(tb.phase), tb.alive.count(True)
-        g[CENTRE0 : CENTRE0 + len(tb.centre)] = tb.centre
-        g[FIN0 : FIN0 + len(tb.finished)] = tb.finished
-        window = tb.window
+        g[SUPPLY_LEN], g[CENTRE_LEN], g[FINISHED_LEN] = (
+            len(table.supply),
+            len(table.centre),
+            len(table.finished),
+        )
+        g[DRAWN] = none if table.drawn is None else table.drawn
+        g[TURN], g[PHASE], g[ALIVE_COUNT] = table.turn, S.PHASES.index(table.phase), table.alive.count(True)
+        g[CENTRE0 : CENTRE0 + len(table.centre)] = table.centre
+        g[FIN0 : FIN0 + len(table.finished)] = table.finished
+        window = table.window
         if window is not None:
             g[DEC_END], g[W_BREAK], g[W_ENDS] = len(window.deciders), window.rule_break, window.ends_turn
             g[DEC0 : DEC0 + len(window.deciders)] = window.deciders
-        m = tb.move
+        m = table.move
         g[M_PLAYER] = none
         if m is not None:
             source = none if m.source is None else SOURCES.index(m.source)
             g[M_PLAYER : M_SOURCE + 1] = m.player, m.action, m.card, m.target, m.rule_break, source
-        last = tb.last_action
+        last = table.last_action
         g[L_PLAYER] = none
         if last is not None:
             g[L_PLAYER], g[L_ACTION] = last.player, last.action
-        g[PEN_LEN] = none if tb.penalty is None else len(tb.penalty)
-        for i, (giver, card) in enumerate(tb.penalty or ()):
+        g[PEN_LEN] = none if table.penalty is None else len(table.penalty)
+        for i, (giver, card) in enumerate(table.penalty or ()):
             g[PEN0 + 2 * i : PEN0 + 2 * i + 2] = giver, card
-        g[NEWLY] = tb.newly_finished
+        g[NEWLY] = table.newly_finished
         seat = np.zeros((n, SEAT_FIELDS), np.int64)
         s.supply[index] = 0
-        s.supply[index, : len(tb.supply)] = tb.supply
+        s.supply[index, : len(table.supply)] = table.supply
         s.piles[index] = 0
         s.stacks[index] = 0
         for p in range(n):
-            seat[p, PILE_LEN], seat[p, STACK_LEN] = len(tb.piles[p]), len(tb.stacks[p])
-            seat[p, FINISH_RANK] = tb.finish_ranks[p] or 0
-            seat[p, ALIVE] = tb.alive[p]
-            seat[p, STATS0:] = [getattr(tb.stats[p], key) for key in S.STAT_KEYS]
-            s.piles[index, p, : len(tb.piles[p])] = tb.piles[p]
-            s.stacks[index, p, : len(tb.stacks[p])] = tb.stacks[p]
+            seat[p, PILE_LEN], seat[p, STACK_LEN] = len(table.piles[p]), len(table.stacks[p])
+            seat[p, FINISH_RANK] = table.finish_ranks[p] or 0
+            seat[p, ALIVE] = table.alive[p]
+            seat[p, STATS0:] = [getattr(table.stats[p], key) for key in S.STAT_KEYS]
+            s.piles[index, p, : len(table.piles[p])] = table.piles[p]
+            s.stacks[index, p, : len(table.stacks[p])] = table.stacks[p]
         s.g[index] = g
         s.seat[index] = seat
         refresh_rows(s, self.rules, np.array([index], np.int64))

@@ -437,7 +437,7 @@ def _load_outcome(table: Table, value: Any) -> None:
     table.newly_finished = len(newly)
 
 
-def load(state: dict[str, Any], num_players: int) -> Table:
+def from_dict(state: dict[str, Any], num_players: int) -> Table:
     """A :class:`Table` from a ``to_dict``-shaped dict, every field checked (ValueError).
 
     ``current_player`` is derived and ignored. Optional: ``drawn``, ``finished``,

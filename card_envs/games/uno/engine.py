@@ -30,7 +30,7 @@ from card_envs.games.uno import cards as C
 from card_envs.games.uno import choices, text, view, worlds
 from card_envs.games.uno import encoding as E
 from card_envs.games.uno import state as S
-from card_envs.games.uno.state import Challenge, LastMove, UnoState
+from card_envs.games.uno.state import Challenge, LastMove, Table
 
 DEAL_SIZE = 7  # cards dealt to each player
 CHALLENGE_PENALTY = C.CHALLENGE_PENALTY
@@ -59,7 +59,7 @@ class UnoGame(CardGame):
     default_max_steps = 20_000
     num_actions = E.NUM_ACTIONS
 
-    # The fields of the round (documented in card_envs.games.uno.state.UnoState).
+    # The fields of the round (documented in card_envs.games.uno.state.Table).
     hands: list[list[int]]
     hand_sizes: list[int]
     called: list[bool]
@@ -103,9 +103,9 @@ class UnoGame(CardGame):
         self._clear()
 
     def _clear(self) -> None:
-        self.set_state(UnoState.empty(self.num_players))
+        self.set_state(Table.empty(self.num_players))
 
-    def set_state(self, s: UnoState) -> None:
+    def set_state(self, s: Table) -> None:
         """Take over every field of ``s`` (its lists too; no checks: see :meth:`load_state_dict`)."""
         self.hands = s.hands
         self.hand_sizes = s.hand_sizes
@@ -127,9 +127,9 @@ class UnoGame(CardGame):
         self._draws = [] if s.last is None else list(s.last.draws)
         self._mask = None
 
-    def state_view(self) -> UnoState:
+    def state_view(self) -> Table:
         """The round as a typed, read-only view (its lists are the engine's own)."""
-        return UnoState(
+        return Table(
             hands=self.hands,
             hand_sizes=self.hand_sizes,
             called=self.called,

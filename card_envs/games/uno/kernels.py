@@ -6,7 +6,7 @@ reference engine does (the deal and every reshuffle are one ``permutation`` each
 a batched game and a reference game reset with the same seed and fed the same actions
 stay identical; ``tests/test_batched.py`` checks it at every step. :class:`UnoKernels` is
 also the codec between a game's ``state_dict()`` and its row (``state_dict``, ``load``),
-through the engine's typed :class:`~.state.UnoState`.
+through the engine's typed :class:`~.state.Table`.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from card_envs.games.uno import engine
 from card_envs.games.uno import state as S
 from card_envs.games.uno.cards import COLOUR_OF, DRAW_AMOUNT, MATCHES, POINTS, RANK_OF
 from card_envs.games.uno.engine import CHALLENGE_PENALTY, DEAL_SIZE, UnoGame
-from card_envs.games.uno.state import Challenge, LastMove, UnoState
+from card_envs.games.uno.state import Challenge, LastMove, Table
 
 key_compiled_cache(__name__, C.__file__, E.__file__, engine.__file__, ranking.__file__)
 rank_rest = njit(cache=True)(ranking.rank_rest)  # the one ranking rule of every game, compiled
@@ -66,7 +66,7 @@ SIZE, CALLED = range(2)  # per seat, ``seat[b, p, FIELD]``: cards held, LETZTE c
 
 
 class UnoArrays(NamedTuple):
-    """Every field of :class:`~.state.UnoState` for B games."""
+    """Every field of :class:`~.state.Table` for B games."""
 
     g: np.ndarray  # [B, GAME_FIELDS]
     seat: np.ndarray  # [B, N, 2]
@@ -571,14 +571,14 @@ class UnoKernels:
     def load(self, index: int, state: dict[str, Any]) -> None:
         """Write a ``state_dict()`` the reference engine accepts into row ``index``
         (:meth:`card_envs.batched.BatchedGame.load` checks it first)."""
-        self.write_state(index, S.from_dict(state, self.rules.num_players))
+        self.write_table(index, S.from_dict(state, self.rules.num_players))
 
     def load_engine(self, index: int, game: UnoGame) -> None:
         """:meth:`load` of ``game``'s position, read from its typed state without the round trip
         through ``state_dict()`` (a search loads thousands of sampled worlds a second)."""
-        self.write_state(index, game.state_view())
+        self.write_table(index, game.state_view())
 
-    def read(self, index: int) -> UnoState:
+    def read(self, index: int) -> Table:
         """Row ``index`` as the engine's typed state."""
         s, n = self.state, self.rules.num_players
         g = s.g[index].tolist()
@@ -591,7 +591,7 @@ class UnoKernels:
                 seat=g[MOVE], action=g[MOVE + 1], turn=g[MOVE + 2], pending=g[MOVE + 3], draws=draws
             )
         left = g[CATCHERS_LEFT]
-        return UnoState(
+        return Table(
             hands=s.hands[index].astype(int).tolist(),
             hand_sizes=s.seat[index, :, SIZE].tolist(),
             called=[bool(c) for c in s.seat[index, :, CALLED]],
@@ -613,9 +613,9 @@ class UnoKernels:
             last=last,
         )
 
-    def write_state(self, index: int, u: UnoState) -> None:
-        """Write the typed state ``u`` into row ``index`` (the inverse of :meth:`read`)."""
-        draws = () if u.last is None else u.last.draws
+    def write_table(self, index: int, table: Table) -> None:
+        """Write the typed state ``table`` into row ``index`` (the inverse of :meth:`read`)."""
+        draws = () if table.last is None else table.last.draws
         if len(draws) > MAX_DRAWS:
             raise ValueError(
                 f"last_move.draws: a batched game keeps at most {MAX_DRAWS} (seat, cards) pairs,"
@@ -624,27 +624,32 @@ class UnoKernels:
         s = self.state
         g = np.zeros(GAME_FIELDS, np.int64)
         none = -1  # how a row writes None
-        g[PILE_LEN], g[DISCARD_LEN] = len(u.draw_pile), len(u.discard)
-        g[COLOUR] = none if u.colour is None else u.colour
-        g[DIRECTION], g[TURN], g[PHASE], g[STACK] = u.direction, u.turn, E.PHASES.index(u.phase), u.pending
-        g[DRAWN] = none if u.drawn is None else u.drawn
-        g[SKIP_NEXT], g[OPENING] = u.skip_next, u.opening
-        g[CHALLENGE_SEAT] = none if u.challenge is None else u.challenge.seat
-        g[CHALLENGE_BLUFF] = u.challenge is not None and u.challenge.bluff
-        g[CATCHERS_LEFT] = len(u.catchers)
-        g[WINNER] = none if u.winner is None else u.winner
+        g[PILE_LEN], g[DISCARD_LEN] = len(table.draw_pile), len(table.discard)
+        g[COLOUR] = none if table.colour is None else table.colour
+        g[DIRECTION], g[TURN], g[PHASE], g[STACK] = (
+            table.direction,
+            table.turn,
+            E.PHASES.index(table.phase),
+            table.pending,
+        )
+        g[DRAWN] = none if table.drawn is None else table.drawn
+        g[SKIP_NEXT], g[OPENING] = table.skip_next, table.opening
+        g[CHALLENGE_SEAT] = none if table.challenge is None else table.challenge.seat
+        g[CHALLENGE_BLUFF] = table.challenge is not None and table.challenge.bluff
+        g[CATCHERS_LEFT] = len(table.catchers)
+        g[WINNER] = none if table.winner is None else table.winner
         g[MOVE] = none
-        if u.last is not None:
-            g[MOVE : MOVE + 4] = u.last.seat, u.last.action, u.last.turn, u.last.pending
+        if table.last is not None:
+            g[MOVE : MOVE + 4] = table.last.seat, table.last.action, table.last.turn, table.last.pending
         g[DRAWS_LEN] = len(draws)
         for k, (seat, count) in enumerate(draws):
             g[DRAWS + 2 * k : DRAWS + 2 * k + 2] = seat, count
         s.g[index] = g
-        s.seat[index, :, SIZE] = u.hand_sizes
-        s.seat[index, :, CALLED] = u.called
-        s.hands[index] = u.hands
+        s.seat[index, :, SIZE] = table.hand_sizes
+        s.seat[index, :, CALLED] = table.called
+        s.hands[index] = table.hands
         s.pile[index] = 0
-        s.pile[index, : len(u.draw_pile)] = u.draw_pile
+        s.pile[index, : len(table.draw_pile)] = table.draw_pile
         s.discard[index] = 0
-        s.discard[index, : len(u.discard)] = u.discard
-        s.discard_counts[index] = np.bincount(u.discard, minlength=C.NUM_TYPES)
+        s.discard[index, : len(table.discard)] = table.discard
+        s.discard_counts[index] = np.bincount(table.discard, minlength=C.NUM_TYPES)

@@ -1,7 +1,7 @@
 """The state of an UNO-style round: its fields, their ``state_dict()`` form, the loader and the invariants.
 
 The format is documented in docs/uno.md ("state_dict()"), the rules behind the
-invariants in docs/rules/uno.md. :class:`UnoState` is the typed view of a
+invariants in docs/rules/uno.md. :class:`Table` is the typed view of a
 round that the engine hands out (``UnoGame.state_view()``) and takes in
 (``UnoGame.set_state()``); :func:`from_dict` checks every field of a loaded
 state, :func:`check_invariants` the rules that tie the fields together.
@@ -72,7 +72,7 @@ class LastMove:
 
 
 @dataclass
-class UnoState:
+class Table:
     """Every field of a round, cards as type numbers (docs/uno.md, "Card types").
 
     The engine's view shares its lists with the engine: read it, do not change it.
@@ -97,7 +97,7 @@ class UnoState:
     last: LastMove | None = None  # the last action (None before the first one)
 
     @classmethod
-    def empty(cls, num_players: int) -> UnoState:
+    def empty(cls, num_players: int) -> Table:
         """No cards anywhere: the state before a deal."""
         n = num_players
         return cls(hands=[[0] * C.NUM_TYPES for _ in range(n)], hand_sizes=[0] * n, called=[False] * n)
@@ -136,7 +136,7 @@ def final_ranks(hands: list[list[int]], winner: int | None) -> list[int] | None:
 
 
 # ------------------------------------------------------------------ to JSON
-def state_fields(s: UnoState) -> dict[str, Any]:
+def state_fields(s: Table) -> dict[str, Any]:
     """Everything of ``state_dict()`` after the header (docs/uno.md), derived fields included."""
     return {
         "current_player": s.current_player,
@@ -146,25 +146,25 @@ def state_fields(s: UnoState) -> dict[str, Any]:
     }
 
 
-def to_dict(s: UnoState) -> dict[str, Any]:
+def to_dict(table: Table) -> dict[str, Any]:
     """The fields of ``state_dict()`` after the header, bar the derived current player, score and ranks."""
     return {
-        "turn_player": s.turn,
-        "phase": s.phase,
-        "hands": [C.expand(h) for h in s.hands],
-        "draw_pile": [C.CODES[t] for t in reversed(s.draw_pile)],
-        "discard_pile": [C.CODES[t] for t in s.discard],
-        "colour": None if s.colour is None else C.COLOURS[s.colour],
-        "direction": s.direction,
-        "pending_draw": s.pending,
-        "drawn": None if s.drawn is None else C.CODES[s.drawn],
-        "called": list(s.called),
-        "skip_next": s.skip_next,
-        "opening": s.opening,
-        "challenge": None if s.challenge is None else s.challenge.to_dict(),
-        "catchers": list(s.catchers),
-        "winner": s.winner,
-        "last_move": None if s.last is None else s.last.to_dict(),
+        "turn_player": table.turn,
+        "phase": table.phase,
+        "hands": [C.expand(h) for h in table.hands],
+        "draw_pile": [C.CODES[t] for t in reversed(table.draw_pile)],
+        "discard_pile": [C.CODES[t] for t in table.discard],
+        "colour": None if table.colour is None else C.COLOURS[table.colour],
+        "direction": table.direction,
+        "pending_draw": table.pending,
+        "drawn": None if table.drawn is None else C.CODES[table.drawn],
+        "called": list(table.called),
+        "skip_next": table.skip_next,
+        "opening": table.opening,
+        "challenge": None if table.challenge is None else table.challenge.to_dict(),
+        "catchers": list(table.catchers),
+        "winner": table.winner,
+        "last_move": None if table.last is None else table.last.to_dict(),
     }
 
 
@@ -215,7 +215,7 @@ def _last_move(value: Any, num_players: int) -> LastMove | None:
     )
 
 
-def from_dict(state: Mapping[str, Any], num_players: int) -> UnoState:
+def from_dict(state: Mapping[str, Any], num_players: int) -> Table:
     """Read the fields of a ``state_dict()``-shaped dict, checking each one (ValueError naming it).
 
     Optional keys (defaults in brackets): ``turn_player`` [current_player],
@@ -242,7 +242,7 @@ def from_dict(state: Mapping[str, Any], num_players: int) -> UnoState:
     drawn = state.get("drawn")
     called = check_per_seat("called", state.get("called", [False] * n), n)
     default_catchers = [(turn + i) % n for i in range(1, n)] if phase == "catch" else []
-    return UnoState(
+    return Table(
         hands=hands,
         hand_sizes=[sum(h) for h in hands],
         called=[check_bool(f"called[{p}]", c) for p, c in enumerate(called)],
@@ -265,7 +265,7 @@ def from_dict(state: Mapping[str, Any], num_players: int) -> UnoState:
 
 # --------------------------------------------------------------- invariants
 def check_invariants(
-    s: UnoState, *, draw_four: str, two_player_reverse_skips: bool, missed_call_penalty: int
+    s: Table, *, draw_four: str, two_player_reverse_skips: bool, missed_call_penalty: int
 ) -> None:
     """Raise ValueError if the fields of ``s`` do not fit together as docs/rules/uno.md makes them."""
     _check_cards(s)
@@ -274,7 +274,7 @@ def check_invariants(
     _check_windows(s, two_player_reverse_skips, missed_call_penalty)
 
 
-def _check_cards(s: UnoState) -> None:
+def _check_cards(s: Table) -> None:
     """Each card of the 108-card deck at most once: scenario states may leave cards out."""
     if s.hand_sizes != [sum(h) for h in s.hands]:
         raise ValueError(f"hand sizes {s.hand_sizes} do not match the hands")
@@ -287,7 +287,7 @@ def _check_cards(s: UnoState) -> None:
         raise ValueError("the discard pile needs at least its top card")
 
 
-def _check_phase(s: UnoState) -> None:
+def _check_phase(s: Table) -> None:
     """The winner and the phase: a round is over exactly when a player holds no card."""
     over = s.phase == "over"
     if (s.winner is not None) != over:
@@ -312,7 +312,7 @@ def _check_phase(s: UnoState) -> None:
             )
 
 
-def _check_colour_and_stack(s: UnoState, draw_four: str) -> None:
+def _check_colour_and_stack(s: Table, draw_four: str) -> None:
     """The colour to match, the drawn card, the Draw Two / Draw Four stack and its challenge."""
     top = s.top
     if s.opening:
@@ -352,7 +352,7 @@ def _check_colour_and_stack(s: UnoState, draw_four: str) -> None:
         )
 
 
-def _check_windows(s: UnoState, two_player_reverse_skips: bool, missed_call_penalty: int) -> None:
+def _check_windows(s: Table, two_player_reverse_skips: bool, missed_call_penalty: int) -> None:
     """The catch window after a missed LETZTE and the Skip that waits for it to close."""
     n = s.num_players
     if s.skip_next:

@@ -15,7 +15,7 @@ from card_envs.core.colors import paint
 from card_envs.core.game import CardGame
 from card_envs.games.uno import cards as C
 from card_envs.games.uno import encoding as E
-from card_envs.games.uno.state import LastMove, UnoState
+from card_envs.games.uno.state import LastMove, Table
 
 if TYPE_CHECKING:
     from card_envs.games.uno.engine import UnoGame
@@ -79,7 +79,7 @@ def last_move(game: UnoGame, style: Style = PLAIN) -> str:
     return "; ".join(parts)
 
 
-def _opening(game: UnoGame, s: UnoState, style: Style) -> str:
+def _opening(game: UnoGame, s: Table, style: Style) -> str:
     """What the first card did before anyone moved (a Draw Two drawn, a Skip, a Reverse); "" if nothing."""
     if len(s.discard) != 1 or C.is_wild(s.top):
         return ""
@@ -94,7 +94,7 @@ def _opening(game: UnoGame, s: UnoState, style: Style) -> str:
     return ""
 
 
-def _played(game: UnoGame, s: UnoState, m: LastMove, draws: Draws, style: Style) -> list[str]:
+def _played(game: UnoGame, s: Table, m: LastMove, draws: Draws, style: Style) -> list[str]:
     call = m.action >= E.PLAY_CALL
     card = m.action - E.PLAY_CALL if call else m.action
     who = name(m.seat)
@@ -112,12 +112,12 @@ def _played(game: UnoGame, s: UnoState, m: LastMove, draws: Draws, style: Style)
     return parts + _skipped(game, s, m.turn) + _next_turn(game, s, draws, style)
 
 
-def _chose(game: UnoGame, s: UnoState, m: LastMove, draws: Draws, style: Style) -> list[str]:
+def _chose(game: UnoGame, s: Table, m: LastMove, draws: Draws, style: Style) -> list[str]:
     parts = [f"{name(m.seat)} chose colour {style.colour(m.action - E.CHOOSE_COLOUR)}"]
     return parts + _missed_call(s, m) + _next_turn(game, s, draws, style)
 
 
-def _drew(game: UnoGame, s: UnoState, m: LastMove, draws: Draws, style: Style) -> list[str]:
+def _drew(game: UnoGame, s: Table, m: LastMove, draws: Draws, style: Style) -> list[str]:
     who = name(m.seat)
     _, count = next(draws, (m.seat, 0))
     if m.pending:  # the whole stack
@@ -130,7 +130,7 @@ def _drew(game: UnoGame, s: UnoState, m: LastMove, draws: Draws, style: Style) -
     return [f"{who} drew a card (kept it: no match)"]
 
 
-def _challenged(game: UnoGame, s: UnoState, m: LastMove, draws: Draws, style: Style) -> list[str]:
+def _challenged(game: UnoGame, s: Table, m: LastMove, draws: Draws, style: Style) -> list[str]:
     victim, offender = m.seat, (m.turn - s.direction) % game.num_players
     seat, count = next(draws, (victim, 0))
     what = f"{name(victim)} challenged {name(offender)}'s {style.card(C.WILD_DRAW_FOUR)}"
@@ -143,14 +143,14 @@ def _challenged(game: UnoGame, s: UnoState, m: LastMove, draws: Draws, style: St
     return parts
 
 
-def _caught(game: UnoGame, s: UnoState, m: LastMove, draws: Draws, style: Style) -> list[str]:
+def _caught(game: UnoGame, s: Table, m: LastMove, draws: Draws, style: Style) -> list[str]:
     offender = name(m.turn)
     _, count = next(draws, (m.turn, 0))
     parts = [f"{name(m.seat)} caught {offender} without LETZTE: {offender} draws {count}"]
     return parts + _skipped(game, s, m.turn) + _next_turn(game, s, draws, style)
 
 
-def _passed(game: UnoGame, s: UnoState, m: LastMove, draws: Draws, style: Style) -> list[str]:
+def _passed(game: UnoGame, s: Table, m: LastMove, draws: Draws, style: Style) -> list[str]:
     offender = name(m.turn)
     parts = [f"{name(m.seat)} did not catch {offender}"]
     if s.phase == "catch" and s.turn == m.turn:  # others may still catch
@@ -159,7 +159,7 @@ def _passed(game: UnoGame, s: UnoState, m: LastMove, draws: Draws, style: Style)
     return parts + _skipped(game, s, m.turn) + _next_turn(game, s, draws, style)
 
 
-def _missed_call(s: UnoState, m: LastMove) -> list[str]:
+def _missed_call(s: Table, m: LastMove) -> list[str]:
     """The catch window this action opened, if it did."""
     if s.phase == "catch" and s.turn == m.seat:
         return [f"no LETZTE called: the others may catch {name(m.seat)}"]
@@ -172,7 +172,7 @@ def _skips(game: UnoGame, card: int) -> bool:
     return rank == C.SKIP or two_player_reverse
 
 
-def _skipped(game: UnoGame, s: UnoState, turn: int) -> list[str]:
+def _skipped(game: UnoGame, s: Table, turn: int) -> list[str]:
     """The player a Skip on top skips (after a catch window, if one is open)."""
     if C.is_wild(s.top) or not _skips(game, s.top) or s.phase == "over":
         return []
@@ -180,7 +180,7 @@ def _skipped(game: UnoGame, s: UnoState, turn: int) -> list[str]:
     return [f"{seat} will be skipped" if s.phase == "catch" else f"{seat} is skipped"]
 
 
-def _next_turn(game: UnoGame, s: UnoState, draws: Draws, style: Style) -> list[str]:
+def _next_turn(game: UnoGame, s: Table, draws: Draws, style: Style) -> list[str]:
     """A stack drawn at once (nothing to answer it with), or the stack the next player faces."""
     parts = [f"{name(seat)} draws {count} and is skipped" for seat, count in draws]
     if s.phase == "pending":
@@ -198,7 +198,7 @@ def render(game: UnoGame, seat: int | None, color: bool) -> str:
     return "\n".join(lines)
 
 
-def _header(s: UnoState, style: Style) -> str:
+def _header(s: Table, style: Style) -> str:
     if s.phase == "over" and C.is_wild(s.top):  # a last wild names no colour: the old one is moot
         colour = "none (the round ended on a wild)"
     else:
@@ -210,7 +210,7 @@ def _header(s: UnoState, style: Style) -> str:
     )
 
 
-def decision(game: UnoGame, s: UnoState, seat: int | None, style: Style) -> str:
+def decision(game: UnoGame, s: Table, seat: int | None, style: Style) -> str:
     """Who decides now and what, in words."""
     if s.winner is not None:
         ranks = game.final_ranks()
@@ -236,7 +236,7 @@ def round_over(game: UnoGame, winner: int) -> str:
     return f"Round over: {name(winner)} wins, scoring {game.score()}"
 
 
-def player_tags(game: UnoGame, s: UnoState, p: int) -> list[str]:
+def player_tags(game: UnoGame, s: Table, p: int) -> list[str]:
     """What the table says of a seat: card count, LETZTE, winner, points at the end."""
     size = s.hand_sizes[p]
     tags = [f"{size} card{'' if size == 1 else 's'}"]
@@ -251,7 +251,7 @@ def player_tags(game: UnoGame, s: UnoState, p: int) -> list[str]:
     return tags
 
 
-def _player(game: UnoGame, s: UnoState, p: int, seat: int | None, style: Style) -> str:
+def _player(game: UnoGame, s: Table, p: int, seat: int | None, style: Style) -> str:
     """One seat: decider marker, card count, LETZTE, winner; the hand where this view may see it."""
     size = s.hand_sizes[p]
     tags = player_tags(game, s, p)
@@ -266,7 +266,7 @@ def _player(game: UnoGame, s: UnoState, p: int, seat: int | None, style: Style) 
 
 
 # -------------------------------------------------------------------- helpers
-def direction(s: UnoState) -> str:
+def direction(s: Table) -> str:
     return "clockwise" if s.direction == 1 else "counter-clockwise"
 
 
@@ -277,7 +277,7 @@ def _stack(top: int, pending: int, style: Style) -> str:
     return f"the {kind}" if count <= 1 else f"the stacked {' '.join([kind] * count)}"
 
 
-def _stack_choices(game: UnoGame, s: UnoState, style: Style) -> str:
+def _stack_choices(game: UnoGame, s: Table, style: Style) -> str:
     """What the player facing a stack may do, e.g. "draw 4, stack a W+4 or challenge"."""
     choices = [f"draw {s.pending}"]
     if game.stacking:

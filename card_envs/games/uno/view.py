@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from card_envs.core.view import Card, TableView, Zone
 from card_envs.games.uno import cards as C
 from card_envs.games.uno import text
-from card_envs.games.uno.state import UnoState
+from card_envs.games.uno.state import Table
 
 if TYPE_CHECKING:
     from card_envs.games.uno.engine import UnoGame
@@ -29,7 +29,7 @@ def card(t: int) -> Card:
     return Card(C.CODES[t], text.card_paint(t))
 
 
-def _top(s: UnoState) -> Zone:
+def _top(s: Table) -> Zone:
     """The card to match, with the colour to play and a Draw Two / Draw Four stack waiting."""
     note = "colour not named yet" if s.colour is None else f"colour {C.COLOUR_NAMES[s.colour]}"
     if s.pending:
@@ -37,12 +37,12 @@ def _top(s: UnoState) -> Zone:
     return Zone("top card", [card(s.top)], note)
 
 
-def _draw_pile(s: UnoState) -> Zone:
+def _draw_pile(s: Table) -> Zone:
     size = len(s.draw_pile)
     return Zone("draw pile", [Card(face_down=True)] if size else [], f"{size} card{'' if size == 1 else 's'}")
 
 
-def _player(game: UnoGame, s: UnoState, p: int, seat: int | None, ranks: list[int] | None) -> Zone:
+def _player(game: UnoGame, s: Table, p: int, seat: int | None, ranks: list[int] | None) -> Zone:
     """A seat's hand in type order, as the text lists it; face down where this view may not see it.
     At the end its rank (the text's header lists them all: too long for a picture's one line)."""
     tags = text.player_tags(game, s, p)

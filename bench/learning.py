@@ -5,7 +5,7 @@
     python bench/learning.py --quick              # a smoke run of the whole pipeline (minutes)
 
 Per game (4 players, or --players): a start run with the game's defaults
-(card_envs.training.settings.GAME_DEFAULTS: a teacher to imitate first, then PPO against rule-based
+(its recipe's teacher imitated first, if it names one, then PPO against rule-based
 players at their default knobs) for half of --minutes (imitation included) or --steps,
 whichever ends first. From it, for as many PPO steps as it made (or --go-on-steps), the
 rule-trained agent goes on against rule-based players and the self-play agent against its

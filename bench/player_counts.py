@@ -6,7 +6,7 @@
 
 The 4-player tables are bench/learning.py's full benchmark; this one asks whether the same
 defaults learn at the other player counts the rules allow. Per table: one run with the
-game's defaults (card_envs.training.settings.GAME_DEFAULTS: the teacher imitated, then --steps PPO
+game's defaults (its recipe's teacher imitated, if it names one, then --steps PPO
 steps against rule-based players at their default knobs; a step budget, so runs in parallel
 get the same training). Then, with seats rotated, the run's agent (its most probable legal
 action) against N-1 rule-based players and against N-1 random players, next to a rule-based

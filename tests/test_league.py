@@ -9,13 +9,14 @@ import json
 import numpy as np
 import pytest
 
-from card_envs.agents.policy_spec import parse_knobs
+from card_envs.agents.knob_ranges import Choice, Integers, Uniform
+from card_envs.agents.policy_spec import PolicySpec
 from card_envs.agents.registry import rule_agent_spec
 from card_envs.agents.specs import check_spec, make_policy
 from card_envs.cli import train as train_cli
 from card_envs.core.registry import game_spec
 from card_envs.envs.vector import BatchedCardGameEnv
-from card_envs.training.league import KNOB_RANGES, Choice, Integers, LeagueSettings, Uniform, league_pool
+from card_envs.training.league import LeagueSettings, league_pool
 from card_envs.training.league_play import Entry, League, LeagueVecEnv
 from card_envs.training.run import train
 from card_envs.training.settings import TrainSettings
@@ -26,31 +27,44 @@ ONE_FAST = [pytest.param(g, marks=[] if g == "tock" else [pytest.mark.slow]) for
 TINY_PPO = {"n_steps": 64, "batch_size": 256, "n_epochs": 1, "net_arch": [32]}
 
 
-def knob_in_range(value, knob_range) -> bool:
-    if isinstance(knob_range, Uniform):
-        return knob_range.low <= value <= knob_range.high
-    if isinstance(knob_range, Integers):
-        return isinstance(value, int) and knob_range.low <= value <= knob_range.high
-    assert isinstance(knob_range, Choice)
-    return value in knob_range.values
-
-
 @pytest.mark.parametrize("game", GAMES)
 def test_the_knob_ranges_name_real_knobs_and_every_drawn_player_is_built(game):
-    agent = rule_agent_spec(game).agent
-    knobs = set(inspect.signature(agent.__init__).parameters) - {"self", "num_players"}
-    assert set(KNOB_RANGES[game]) == knobs  # every knob is drawn, and only real ones
+    spec = rule_agent_spec(game)
+    knobs = set(inspect.signature(spec.agent.__init__).parameters) - {"self", "num_players"}
+    assert set(spec.knob_ranges) == knobs  # every knob is drawn, and only real ones
     drawn = set()
     for seed in range(20):
         pool = league_pool(game, LeagueSettings(rule_players=5), seed)
         assert pool[0] == "rule" and len(pool) == 6
-        for spec in pool[1:]:
-            check_spec(spec, game, 4)
-            for name, value in parse_knobs(spec.partition(":")[2]).items():
-                assert knob_in_range(value, KNOB_RANGES[game][name]), (spec, name)
-            drawn.add(spec)
+        for drawn_spec in pool[1:]:
+            check_spec(drawn_spec, game, 4)
+            for name, value in PolicySpec.parse(drawn_spec).knobs().items():
+                assert spec.knob_ranges[name].contains(value), (drawn_spec, name)
+            drawn.add(drawn_spec)
     assert len(drawn) >= 50  # the knobs differ from player to player and seed to seed (a few may repeat)
     assert league_pool(game, LeagueSettings(), 3) == league_pool(game, LeagueSettings(), 3)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_knob_ranges_span_the_defaults_and_every_knob_setting_the_agent_names(game):
+    """One source of a game's knobs: the ranges the league draws from hold the rule agent's
+    defaults, its lapse-free knobs and every knob setting of its mix."""
+    spec = rule_agent_spec(game)
+    defaults = {
+        name: parameter.default
+        for name, parameter in inspect.signature(spec.agent.__init__).parameters.items()
+        if name in spec.knob_ranges
+    }
+    for setting in (defaults, spec.sound_knobs, *spec.knob_mix):
+        for name, value in setting.items():
+            assert spec.knob_ranges[name].contains(value), (game, name, value)
+
+
+def test_a_knob_range_holds_only_its_own_values():
+    assert Uniform(0.0, 0.5).contains(0.5) and not Uniform(0.0, 0.5).contains(0.51)
+    assert not Uniform(0.0, 1.0).contains(True)  # a flag is not a rate
+    assert Integers(1, 6).contains(6) and not Integers(1, 6).contains(2.5)
+    assert Choice(("a", "b")).contains("b") and not Choice(("a", "b")).contains("c")
 
 
 def test_the_pool_takes_other_specs_and_a_game_without_ranges_has_the_default_player_only():

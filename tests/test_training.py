@@ -499,3 +499,16 @@ def test_a_run_improves_the_shipped_network_towards_valued_moves_and_says_how(tm
     assert report["games"] == 3 and report["decisions"] > 0 and 0 <= report["changed"] <= 1
     saved = json.loads((tmp_path / "run" / "settings.json").read_text())
     assert saved["improvement"]["games"] == 3 and saved["improvement"]["rollout"] == "rule"
+
+
+@pytest.mark.parametrize("game", ["uno", "tock", "chipit"])
+def test_a_games_defaults_are_its_recipes_whether_or_not_a_recipe_is_asked_for(game):
+    """One source of a game's defaults: a run without ``recipe`` imitates the teacher, with the
+    reward shaping, that the game's recipe names (Tock's said none while a second table of
+    per-game defaults named a teacher)."""
+    spec = game_spec(game)
+    plain = TrainSettings.from_options(game=game)
+    with_recipe = TrainSettings.from_options(game=game, recipe="quick")
+    assert plain.teacher() == with_recipe.teacher() == spec.recipe.get("teacher", "")
+    shaping = spec.recipe.get("reward_shaping", 0.0)
+    assert plain.learner_env().reward_shaping == with_recipe.learner_env().reward_shaping == shaping

@@ -15,6 +15,7 @@ from importlib import import_module
 from pathlib import Path
 from typing import Any
 
+from card_envs.agents.knob_ranges import KnobRange
 from card_envs.core.policy import Policy
 from card_envs.core.spec import GameSpec
 
@@ -32,6 +33,9 @@ class RuleAgentSpec:
             learning benchmark's "other knobs" line-up.
         sound_knobs: the default knobs with every human lapse switched off (it never forgets,
             never cheats, never misses a catch): how a search player plays its own seat.
+        knob_ranges: the span of each documented knob, over ``knob_mix`` and the defaults (a
+            lapse-free player at one end, a careless one at the other): what the league's rule
+            players are drawn from. Empty: the league has the default player only.
     """
 
     game: str
@@ -39,6 +43,7 @@ class RuleAgentSpec:
     random_knobs: Mapping[str, Any] = field(default_factory=dict)
     knob_mix: tuple[Mapping[str, Any], ...] = ()
     sound_knobs: Mapping[str, Any] = field(default_factory=dict)
+    knob_ranges: Mapping[str, KnobRange] = field(default_factory=dict)
 
 
 _AGENTS: dict[str, RuleAgentSpec] = {}

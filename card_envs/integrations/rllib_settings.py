@@ -67,7 +67,7 @@ class RllibSettings:
         return self.seats() == ["self"] * (self.table.num_players - 1)
 
     def ppo_settings(self) -> dict[str, Any]:
-        return self.ppo.resolved(self.table.game, starts_trained=False)
+        return self.ppo.resolved(starts_trained=False)
 
     def check(self) -> None:
         self.table.check()

@@ -4,7 +4,8 @@ ones the learner does worst against most often (prioritized fictitious self-play
 The pool (:func:`league_pool`) holds
 
 * the rule-based player at its default knobs, and ``rule_players`` more with knobs drawn
-  once, with the run's seed, from :data:`KNOB_RANGES` (training opponents only: every
+  once, with the run's seed, from the rule agent's ``knob_ranges``
+  (:class:`card_envs.agents.registry.RuleAgentSpec`; training opponents only: every
   evaluation seats rule-based players at their default knobs);
 * the learner's ``snapshots`` most recent snapshots (``self@STEPS``), added as it trains;
 * any ``others``: further specs, e.g. ``random``, ``model:PATH`` (an earlier trained agent)
@@ -25,73 +26,14 @@ entry's games, wins and mean score are written to the run's ``settings.json``
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from card_envs.agents.policy_spec import rule_spec, spec_kind
+from card_envs.agents.registry import rule_agent_spec
 from card_envs.agents.specs import check_spec
 from card_envs.core.checks import check_float, check_int
 from card_envs.core.spec import GameSpec
-
-
-@dataclass(frozen=True)
-class Uniform:
-    """A knob drawn uniformly from ``low..high`` (rounded to 2 decimals, so specs stay short)."""
-
-    low: float
-    high: float
-
-    def draw(self, rng: np.random.Generator) -> Any:
-        return round(float(rng.uniform(self.low, self.high)), 2)
-
-
-@dataclass(frozen=True)
-class Integers:
-    """A whole-number knob drawn uniformly from ``low..high``, both included."""
-
-    low: int
-    high: int
-
-    def draw(self, rng: np.random.Generator) -> Any:
-        return int(rng.integers(self.low, self.high + 1))
-
-
-@dataclass(frozen=True)
-class Choice:
-    """A knob drawn from a few values."""
-
-    values: tuple[Any, ...]
-
-    def draw(self, rng: np.random.Generator) -> Any:
-        return self.values[int(rng.integers(len(self.values)))]
-
-
-KnobRange = Uniform | Integers | Choice
-
-#: the knob ranges the league's rule-based players are drawn from, per game: the documented
-#: knobs of ``card_envs/agents/<game>/rules.py``, over the span of the registry's ``knob_mix``
-#: and the defaults (a lapse-free player at one end, a careless one at the other). A game
-#: without an entry has league rule players at the default knobs only.
-KNOB_RANGES: dict[str, dict[str, KnobRange]] = {
-    "uno": {
-        "forget_call": Uniform(0.0, 0.5),
-        "catch_rate": Uniform(0.5, 1.0),
-        "challenge_rate": Uniform(0.0, 0.6),
-    },
-    "tock": {
-        "vigilance": Uniform(0.5, 1.0),
-        "false_knock_rate": Uniform(0.0, 0.1),
-        "cheat_rate": Uniform(0.0, 0.2),
-        "target": Choice(("fewest_cards", "most_cards", "nearest", "random")),
-    },
-    "chipit": {
-        "max_chips": Integers(1, 6),
-        "return_points": Integers(0, 2),
-        "prefer_sets": Choice((True, False)),
-        "mistake_rate": Uniform(0.0, 0.2),
-    },
-}
 
 #: the opponents spec that trains against a league
 LEAGUE = "league"
@@ -129,9 +71,10 @@ class LeagueSettings:
 
 def league_pool(game: str, settings: LeagueSettings, seed: int) -> list[str]:
     """The pool's specs at the start of a run (snapshots join later): the default rule-based
-    player, ``rule_players`` with knobs drawn from KNOB_RANGES with ``seed``, then ``others``."""
+    player, ``rule_players`` with knobs drawn from its ``knob_ranges`` with ``seed``, then
+    ``others``. A game whose rule agent gives no ranges has the default player only."""
     rng = np.random.default_rng([seed, 25])
-    ranges = KNOB_RANGES.get(game, {})
+    ranges = rule_agent_spec(game).knob_ranges
     drawn = [rule_spec({k: r.draw(rng) for k, r in ranges.items()}) for _ in range(settings.rule_players)]
     if not ranges:
         drawn = []

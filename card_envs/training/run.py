@@ -228,7 +228,7 @@ def warm_start(
     as it stands, saved as ``teacher-round-K.zip``, for its prior and rollouts, and the network
     imitates that stronger play in turn."""
     teacher = settings.teacher()
-    rounds = settings.imitation.resolved(settings.game).rounds
+    rounds = settings.imitation.resolved(settings.table.spec).rounds
     with tempfile.TemporaryDirectory() as scratch:
         for round_ in range(1, rounds + 1):
             spec = teacher
@@ -248,7 +248,7 @@ def warm_start(
 def imitate_people(model: MaskablePPO, settings: TrainSettings, run_dir: Path | None) -> ImitationResult:
     """Behaviour cloning from people's recorded games (``--imitate RECORDS``): the network fitted
     to their own decisions at the run's table before PPO; imitation.json says how it went."""
-    imitation = settings.imitation.resolved(settings.game)
+    imitation = settings.imitation.resolved(settings.table.spec)
     games = people_games(settings.imitation.records)
     demos = record_demonstrations(
         games, settings.table.engine(), bool(settings.learner_env().mask_in_observation), model.gamma
@@ -276,7 +276,7 @@ def imitate_teacher(
     model: MaskablePPO, settings: TrainSettings, env_kwargs: dict[str, Any], teacher: str, seed: int
 ) -> ImitationResult:
     """One imitation: ``teacher``'s games collected in worker processes, the network fitted to them."""
-    imitation = settings.imitation.resolved(settings.game)
+    imitation = settings.imitation.resolved(settings.table.spec)
     seats = [teacher if spec in ("self", LEAGUE) else spec for spec in env_kwargs["opponents"]]
     steps, epochs = imitation.steps, imitation.epochs
     print(f"imitating {teacher}: {steps:,} decisions, {epochs} passes", flush=True)

@@ -50,18 +50,9 @@ DEFAULT_PPO: dict[str, Any] = {
 #: bonus, so PPO refines the imitated play instead of first flattening it (Chip It: with the
 #: defaults -0.67 -> -0.48 after 100k steps, with these -0.11 -> -0.02; docs/learning.md)
 FINE_TUNING_PPO: dict[str, Any] = {"learning_rate": 1e-4, "ent_coef": 0.001}
-#: per-game defaults: changes to DEFAULT_PPO, the reward shaping and the teacher imitated before
-#: PPO (card_envs.training.imitation); the measurements behind them are in docs/learning.md. The
-#: teachers are the strongest scripted players: in Tock the rule-based player without lapses (it
-#: never cheats, and knocks whenever it may), in UNO and Chip It the heuristic player, which
-#: beats three rule-based players alone (+0.068 and +0.279) and whose imitation starts PPO ahead
-#: of them (the rule-based teacher's imitation started level, and took 10.5 min in Chip It)
-GAME_DEFAULTS: dict[str, dict[str, Any]] = {
-    "tock": {"reward_shaping": 1.0, "teacher": "rule:vigilance=1.0:false_knock_rate=0.0:cheat_rate=0.0"},
-    "chipit": {"reward_shaping": 1.0, "teacher": "heuristic", "imitation_epochs": 10},
-    "uno": {"teacher": "heuristic", "imitation_epochs": 10},
-}
-#: what a setting left at None takes when its game sets no default
+#: what a setting left at None takes when its game's recipe (GameSpec.recipe) names none: the
+#: recipe is the one source of a game's defaults (the teachers there are the strongest
+#: scripted players whose imitation started PPO ahead; docs/learning.md)
 GENERAL_DEFAULTS: dict[str, Any] = {
     "reward_shaping": 0.0,
     "mask_in_observation": False,
@@ -74,9 +65,9 @@ GENERAL_DEFAULTS: dict[str, Any] = {
 }
 
 
-def game_default(game: str, name: str) -> Any:
-    """A setting's default for ``game``: the game's own (GAME_DEFAULTS), else the general one."""
-    return GAME_DEFAULTS.get(game, {}).get(name, GENERAL_DEFAULTS.get(name))
+def game_default(game: GameSpec, name: str) -> Any:
+    """A setting's default at ``game``: its recipe's value, else the general one."""
+    return game.recipe.get(name, GENERAL_DEFAULTS[name])
 
 
 def check_count(name: str, value: Any, low: int = 1) -> None:
@@ -116,7 +107,7 @@ class TableSettings:
 
 @dataclass(frozen=True)
 class LearnerSettings:
-    """What the learner's env adds to the game (None: the game's default, GAME_DEFAULTS)."""
+    """What the learner's env adds to the game (None: the game's default, :func:`game_default`)."""
 
     #: weight of the dense, zero-sum progress reward (card_envs.envs.single)
     reward_shaping: float | None = None
@@ -125,7 +116,7 @@ class LearnerSettings:
     #: divide each observation entry by its declared bound inside the network (card_envs.agents.networks)
     scale_observations: bool = True
 
-    def resolved(self, game: str) -> LearnerSettings:
+    def resolved(self, game: GameSpec) -> LearnerSettings:
         """These settings with every None replaced by the game's default."""
         shaping = (
             self.reward_shaping if self.reward_shaping is not None else game_default(game, "reward_shaping")
@@ -134,7 +125,7 @@ class LearnerSettings:
         mask = mask if mask is not None else game_default(game, "mask_in_observation")
         return LearnerSettings(float(shaping), bool(mask), self.scale_observations)
 
-    def check(self, game: str) -> None:
+    def check(self, game: GameSpec) -> None:
         check_number("reward_shaping", self.resolved(game).reward_shaping, 0.0, 100.0)
 
 
@@ -162,11 +153,11 @@ class PPOSettings:
             given["net_arch"] = tuple(given["net_arch"])
         return cls(**given)
 
-    def resolved(self, game: str, starts_trained: bool) -> dict[str, Any]:
-        """Every setting as the run uses it."""
-        per_game = {k: v for k, v in GAME_DEFAULTS.get(game, {}).items() if k in DEFAULT_PPO}
+    def resolved(self, starts_trained: bool) -> dict[str, Any]:
+        """Every setting as the run uses it (a game's recipe sets its PPO settings through
+        ``recipe=``, as the options it fills)."""
         given = {k: v for k, v in asdict(self).items() if v is not None}
-        merged = {**DEFAULT_PPO, **(FINE_TUNING_PPO if starts_trained else {}), **per_game, **given}
+        merged = {**DEFAULT_PPO, **(FINE_TUNING_PPO if starts_trained else {}), **given}
         merged["net_arch"] = list(merged["net_arch"])
         return merged
 
@@ -218,7 +209,7 @@ class ImitationSettings:
     #: people's own decisions instead of a teacher's (behaviour cloning)
     records: tuple[str, ...] = ()
 
-    def resolved(self, game: str) -> ImitationPlan:
+    def resolved(self, game: GameSpec) -> ImitationPlan:
         def pick(value: Any, name: str) -> Any:
             return value if value is not None else game_default(game, name)
 
@@ -232,7 +223,7 @@ class ImitationSettings:
         )
 
     def check(self, table: TableSettings) -> None:
-        used = self.resolved(table.game)
+        used = self.resolved(table.spec)
         check_count("imitation_steps", used.steps)
         check_count("imitation_epochs", used.epochs)
         if not 0 <= used.smoothing < 1:
@@ -475,7 +466,7 @@ class TrainSettings:
                 "opponents 'league' draws each game's opponents on the batched engine: it needs"
                 " vectorized (--vectorized)"
             )
-        self.learner.check(self.table.game)
+        self.learner.check(self.table.spec)
         self.ppo.check()
         self.run.check(self.table)
         if is_pretrained_spec(self.run.init_from):
@@ -541,7 +532,7 @@ class TrainSettings:
             return ""  # the people's records are imitated instead
         if self.run.init_from:
             return self.imitation.teacher or ""
-        return str(self.imitation.resolved(self.game).teacher)
+        return str(self.imitation.resolved(self.table.spec).teacher)
 
     def imitates(self) -> bool:
         """Whether the network imitates before PPO (a teacher, or people's records)."""
@@ -552,10 +543,10 @@ class TrainSettings:
         return self.imitates() or bool(self.run.init_from)
 
     def learner_env(self) -> LearnerSettings:
-        return self.learner.resolved(self.game)
+        return self.learner.resolved(self.table.spec)
 
     def ppo_settings(self) -> dict[str, Any]:
-        return self.ppo.resolved(self.game, self.starts_trained())
+        return self.ppo.resolved(self.starts_trained())
 
     def env_kwargs(self) -> dict[str, Any]:
         """The learner's env: its table, rules and features (the opponents go beside them)."""
@@ -572,9 +563,9 @@ class TrainSettings:
     def as_json(self) -> dict[str, Any]:
         """What the run uses, every default resolved: the table at the top, then each group."""
         teacher = self.teacher()
-        imitation = asdict(self.imitation.resolved(self.game)) if teacher else None
+        imitation = asdict(self.imitation.resolved(self.table.spec)) if teacher else None
         if self.imitation.records:
-            imitation = {**asdict(self.imitation.resolved(self.game)), "teacher": ""}
+            imitation = {**asdict(self.imitation.resolved(self.table.spec)), "teacher": ""}
             imitation["records"] = list(self.imitation.records)
         return {
             "backend": "sb3",

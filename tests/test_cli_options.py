@@ -67,3 +67,30 @@ def test_a_refused_value_stops_the_tool_with_one_line_and_exit_code_2(row, tmp_p
 def test_help_names_a_default_only_where_there_is_one():
     text = train.build_parser().format_help()
     assert "(default: )" not in text and "(default: 0)" in text  # --init-from has none, --seed 0
+
+
+def test_train_options_are_the_settings_fields_and_land_in_them():
+    """build_parser is generated: every settings field that describes an option is one, with
+    the field's help, and a value given to it reaches that field of the run's settings."""
+    import dataclasses
+
+    from card_envs.cli.args import game_rules
+    from card_envs.core.fields import flat_names
+    from card_envs.training.settings import SETTING_GROUPS, PPOSettings
+
+    parser = train.build_parser()
+    actions = {action.dest: action for action in parser._actions}
+    groups = [*SETTING_GROUPS.values(), ("", PPOSettings)]
+    for prefix, settings in groups:
+        fields = {f.name: f for f in dataclasses.fields(settings)}
+        for flat, name in flat_names(settings, prefix, options_only=True).items():
+            assert flat in actions, f"{settings.__name__}.{name} has no option"
+            assert actions[flat].help.startswith(fields[name].metadata["help"])
+    argv = ["--league-window", "50", "--imitation-lr", "0.01", "--improve-beta", "3", "--shaping", "0.5"]
+    argv += ["--lr", "0.001", "--no-vectorized", "--eval-games", "7", "--opponents", "league"]
+    args = parser.parse_args(argv)
+    settings = train.settings_from(args, game_rules(parser, args))
+    assert settings.league.window == 50 and settings.imitation.learning_rate == 0.01
+    assert settings.improvement.beta == 3 and settings.learner.reward_shaping == 0.5
+    assert settings.ppo.learning_rate == 0.001 and settings.run.vectorized is False
+    assert settings.run.eval_games == 7

@@ -31,12 +31,10 @@ from card_envs.cli.args import (
     exits_on_missing_extra,
     fail,
     game_rules,
-    layer_widths,
     lineup,
-    non_negative,
-    positive,
     whole,
 )
+from card_envs.cli.dataclass_options import add_dataclass_options
 from card_envs.core.processes import exit_on_sigterm
 
 #: train.py's --recipe choices (card_envs.training.settings.RECIPES, named here so that the
@@ -50,16 +48,11 @@ if TYPE_CHECKING:
     from card_envs.training.settings import TableSettings, TrainSettings
 
 
-def per_game(name: str) -> str:
-    """The help text's default of a PPO option: DEFAULT_PPO's value, tuned per game and after imitation."""
-    from card_envs.training.settings import DEFAULT_PPO
-
-    value = DEFAULT_PPO[name]
-    shown = ",".join(map(str, value)) if isinstance(value, list) else value
-    return f"(default: {shown}; some games and imitated starts tune it: docs/learning.md)"
-
-
 def build_parser() -> argparse.ArgumentParser:
+    """train.py's options: the settings' own (names, defaults and help from their fields,
+    card_envs.core.fields), in their groups, and the few that only the tool has."""
+    from card_envs.training.settings import SETTING_GROUPS, PPOSettings
+
     parser = Parser("train.py", description=__doc__)
     add_game_arguments(parser)
     parser.add_argument(
@@ -78,176 +71,30 @@ def build_parser() -> argparse.ArgumentParser:
         " default: full with --backend sb3, none with rllib",
     )
     parser.add_argument(
-        "--timesteps",
-        type=whole(0),
-        default=None,
-        help="learner decisions (PPO ends its last rollout; 0: the imitation alone, no PPO;"
-        " default: the recipe's, else 50,000)",
-    )
-    parser.add_argument(
-        "--max-minutes",
-        type=positive,
-        default=None,
-        help="stop after this much wall time, imitation included (default: no limit)",
-    )
-    parser.add_argument(
-        "--envs",
-        type=whole(1),
-        default=None,
-        help="env worker processes, or games with --vectorized (default: the recipe's, else 2)",
-    )
-    parser.add_argument(
-        "--vectorized",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="step the --envs games together on the game's compiled batched engine, in this process"
-        " (docs/performance.md); PPO's rollout is --n-steps per game (default: the recipe's)",
-    )
-    parser.add_argument(
         "--out", type=Path, default=None, help="run directory (default: the first free runs/<game>-<N>p[-K])"
     )
     parser.add_argument("--force", action="store_true", help="replace an existing run in --out")
-    parser.add_argument(
-        "--shaping",
-        type=non_negative,
-        default=None,
-        help="weight of the dense progress reward (default: per game)",
-    )
-    parser.add_argument(
-        "--mask-in-observation",
+    titles = {
+        "learner": "the learner's env",
+        "imitation": "imitation before PPO",
+        "improvement": "search as a teacher by soft targets (card_envs.training.improvement; after"
+        " --init-from or a --teacher, before PPO)",
+        "run": "run",
+        "league": "league (--opponents league)",
+    }
+    for group, (prefix, settings) in SETTING_GROUPS.items():
+        add_dataclass_options(
+            parser.add_argument_group(titles[group]), settings, prefix=prefix, none_default=True
+        )
+    add_dataclass_options(parser.add_argument_group("PPO"), PPOSettings, none_default=True)
+    runs = parser.add_argument_group("evaluation and output")
+    runs.add_argument("--final-games", type=whole(1), default=300, help="games of the final evaluation")
+    runs.add_argument(
+        "--progress",
         action=argparse.BooleanOptionalAction,
         default=None,
-        help="append the legal-action mask to the observation (default: per game)",
+        help="progress bar (default: only in a terminal; log lines otherwise)",
     )
-    parser.add_argument(
-        "--teacher",
-        default=None,
-        help="a policy spec the network imitates before PPO, e.g. rule:vigilance=1.0, or none"
-        " (default: per game, see docs/learning.md)",
-    )
-    parser.add_argument(
-        "--imitate",
-        nargs="+",
-        default=None,
-        metavar="RECORDS",
-        help="folders or files of games people played (python -m card_envs.web --record DIR): the"
-        " network imitates the people's own decisions before PPO, instead of a --teacher",
-    )
-    parser.add_argument(
-        "--init-from",
-        default="",
-        metavar="RUN",
-        help="continue from the network of a trained run (directory or .zip), e.g. self-play after"
-        " training against rule-based players, or from the shipped agent's actor (pretrained) with a"
-        " new value network; it imitates only a --teacher named with it",
-    )
-    parser.add_argument(
-        "--imitation-steps",
-        type=whole(1),
-        default=None,
-        help="teacher decisions to imitate (default: per game)",
-    )
-    parser.add_argument(
-        "--imitation-epochs", type=whole(1), default=None, help="passes over them (default: per game)"
-    )
-    parser.add_argument(
-        "--imitation-smoothing",
-        type=non_negative,
-        default=None,
-        help="share of the imitation target spread over the legal actions, so PPO can still move"
-        " the policy (default: 0)",
-    )
-    parser.add_argument(
-        "--imitation-rounds",
-        type=whole(1),
-        default=None,
-        help="expert iteration with a search teacher: each round after the first, the search plays"
-        " with the network as its prior and rollout player and the network imitates it (default: 1)",
-    )
-    parser.add_argument(
-        "--imitation-lr",
-        type=positive,
-        default=None,
-        help="Adam's step size while imitating (default: 1e-3; smaller to fine-tune an --init-from network)",
-    )
-    improve = parser.add_argument_group(
-        "search as a teacher by soft targets (card_envs.training.improvement; after --init-from or"
-        " a --teacher, before PPO)"
-    )
-    from card_envs.training.settings import ImprovementSettings
-
-    plan = ImprovementSettings()  # the help shows its defaults
-    for option, convert, text, default in (
-        ("games", whole(0), "games of the network against itself whose decisions are valued", "0, none"),
-        ("width", whole(2), "the network's most probable moves valued at each decision", plan.width),
-        ("worlds", whole(2), "sampled worlds each of them is played in", plan.worlds),
-        (
-            "beta",
-            non_negative,
-            "how far the fit moves towards moves that gain: p exp(BETA * advantage)",
-            plan.beta,
-        ),
-        ("epochs", whole(1), "passes over the valued decisions", plan.epochs),
-        ("lr", positive, "Adam's step size while fitting", plan.learning_rate),
-        ("rollout", None, "who plays every seat of the play-outs, a spec with a batched twin", plan.rollout),
-    ):
-        typed: dict[str, Any] = {"type": convert} if convert else {}  # a spec is text, checked later
-        improve.add_argument(
-            f"--improve-{option}",
-            **typed,
-            default=None,
-            help=f"{text} (default: {default})",
-        )
-    league = parser.add_argument_group("league (--opponents league)")
-    for name, kind, text in (
-        (
-            "rule-players",
-            whole(0),
-            "rule-based players with knobs drawn from their documented ranges (default: 6)",
-        ),
-        ("snapshots", whole(0), "the agent's recent snapshots kept (default: 4)"),
-        ("others", lineup, "more opponents for the pool, comma-separated specs, e.g. random,model:runs/x"),
-        (
-            "exponent",
-            non_negative,
-            "how much the opponents the agent does worst against are preferred: each is drawn in"
-            " proportion to (1 - score)^EXPONENT + FLOOR, its score 0..1 (default: 2, at most 10)",
-        ),
-        (
-            "floor",
-            non_negative,
-            "the FLOOR above, which keeps every opponent in play (default: 0.05, above 0)",
-        ),
-    ):
-        league.add_argument(f"--league-{name}", type=kind, default=None, help=text)
-    ppo = parser.add_argument_group("PPO")
-    ppo.add_argument(
-        "--n-steps", type=whole(1), help=f"rollout steps per env and update {per_game('n_steps')}"
-    )
-    ppo.add_argument("--batch-size", type=whole(1), help=f"minibatch size {per_game('batch_size')}")
-    ppo.add_argument(
-        "--epochs", type=whole(1), dest="n_epochs", help=f"passes per update {per_game('n_epochs')}"
-    )
-    ppo.add_argument(
-        "--lr", type=non_negative, dest="learning_rate", help=f"learning rate {per_game('learning_rate')}"
-    )
-    ppo.add_argument("--gamma", type=non_negative, help=f"discount factor, at most 1 {per_game('gamma')}")
-    ppo.add_argument("--ent-coef", type=non_negative, help=f"entropy bonus {per_game('ent_coef')}")
-    ppo.add_argument("--net-arch", type=layer_widths, help=f"hidden layer widths {per_game('net_arch')}")
-    runs = parser.add_argument_group("run")
-    runs.add_argument("--eval-every", type=whole(1), default=50_000, help="steps between evaluations")
-    runs.add_argument("--eval-games", type=whole(1), default=100, help="games per periodic evaluation")
-    runs.add_argument(
-        "--stop-when-ahead",
-        action="store_true",
-        help="end the run at the first periodic evaluation whose mean-reward interval lies above 0",
-    )
-    runs.add_argument("--final-games", type=whole(1), default=300, help="games of the final evaluation")
-    runs.add_argument("--checkpoint-every", type=whole(1), default=50_000, help="steps between checkpoints")
-    runs.add_argument(
-        "--snapshot-every", type=whole(1), default=20_000, help="self-play: steps between snapshots"
-    )
-    runs.add_argument("--threads", type=whole(1), default=1, help="torch and numba threads per process")
     backend = parser.add_argument_group("backend")
     backend.add_argument(
         "--backend",
@@ -265,62 +112,36 @@ def build_parser() -> argparse.ArgumentParser:
     backend.add_argument(
         "--address", default=None, help="rllib: a running Ray cluster to join, e.g. 127.0.0.1:6379"
     )
-    runs.add_argument(
-        "--progress",
-        action=argparse.BooleanOptionalAction,
-        default=None,
-        help="progress bar (default: only in a terminal; log lines otherwise)",
-    )
     return parser
 
 
 def settings_from(args: argparse.Namespace, rules: dict[str, Any]) -> TrainSettings:
-    """The run's settings from the options (their names are the settings' own)."""
-    from card_envs.training.settings import DEFAULT_PPO, IMPROVEMENT_NAMES, TrainSettings
+    """The run's settings from the options (each option's destination is the setting's flat
+    name, TrainSettings.from_options's)."""
+    from card_envs.core.fields import flat_names
+    from card_envs.training.settings import SETTING_GROUPS, PPOSettings, TrainSettings
 
     recipe = args.recipe if args.recipe is not None else ("full" if args.backend == "sb3" else "")
-    league = {
-        f"league_{k}": getattr(args, f"league_{k}")
-        for k in ("rule_players", "snapshots", "others", "exponent", "floor")
+    given = {
+        name: getattr(args, name)
+        for prefix, settings in SETTING_GROUPS.values()
+        for name in flat_names(settings, prefix, options_only=True)
+        if getattr(args, name) is not None
     }
+    if given.get("teacher") == "none":
+        given["teacher"] = ""
+    ppo = {name: getattr(args, name) for name in flat_names(PPOSettings) if getattr(args, name) is not None}
     return TrainSettings.from_options(
         recipe=recipe,
-        **{k: v for k, v in league.items() if v is not None},
         game=args.game,
         num_players=args.players,
         rules=rules,
+        seed=args.seed,
         opponents=args.opponents,
-        reward_shaping=args.shaping,
-        mask_in_observation=args.mask_in_observation,
-        ppo={k: getattr(args, k) for k in DEFAULT_PPO if getattr(args, k) is not None},
-        teacher="" if args.teacher == "none" else args.teacher,
-        **({"imitate": args.imitate} if args.imitate else {}),
-        **{k: getattr(args, k) for k in IMITATION_OPTIONS},
-        **{k: getattr(args, k) for k in IMPROVEMENT_NAMES if getattr(args, k) is not None},
-        **{k: getattr(args, k) for k in RUN_OPTIONS if getattr(args, k) is not None},
+        ppo=ppo,
+        **given,
         **({} if recipe or args.timesteps else {"timesteps": TIMESTEPS_WITHOUT_RECIPE}),
     )
-
-
-#: the imitation's options, named as TrainSettings.from_options names them
-IMITATION_OPTIONS = (
-    "imitation_steps", "imitation_epochs", "imitation_smoothing", "imitation_rounds", "imitation_lr",
-)  # fmt: skip
-#: options named as the RunSettings fields they set
-RUN_OPTIONS = (
-    "timesteps",
-    "envs",
-    "seed",
-    "vectorized",
-    "threads",
-    "max_minutes",
-    "eval_every",
-    "eval_games",
-    "stop_when_ahead",
-    "checkpoint_every",
-    "snapshot_every",
-    "init_from",
-)
 
 
 def check_backend_options(args: argparse.Namespace) -> None:

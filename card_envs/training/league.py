@@ -33,6 +33,7 @@ from card_envs.agents.policy_spec import rule_spec, spec_kind
 from card_envs.agents.registry import rule_agent_spec
 from card_envs.agents.specs import check_spec
 from card_envs.core.checks import check_float, check_int
+from card_envs.core.fields import option
 from card_envs.core.spec import GameSpec
 
 #: the opponents spec that trains against a league
@@ -43,12 +44,18 @@ LEAGUE = "league"
 class LeagueSettings:
     """The pool of ``--opponents league`` and how it is sampled (module docstring)."""
 
-    rule_players: int = 6  # rule-based players with drawn knobs, besides the default one
-    snapshots: int = 4  # the learner's most recent snapshots kept in the pool
-    others: tuple[str, ...] = ()  # further specs: random, model:PATH, ...
-    exponent: float = 2.0  # f(p) = (1 - p)^exponent + floor
-    floor: float = 0.05
-    window: int = 200  # games a score averages over
+    rule_players: int = option(6, "rule-based players with knobs drawn from their documented ranges")
+    snapshots: int = option(4, "the agent's recent snapshots kept")
+    others: tuple[str, ...] = option(
+        (), "more opponents for the pool, comma-separated specs, e.g. random,model:runs/x", shown="none"
+    )
+    exponent: float = option(
+        2.0,
+        "how much the opponents the agent does worst against are preferred: each is drawn in"
+        " proportion to (1 - score)^EXPONENT + FLOOR, its score 0..1 (at most 10)",
+    )
+    floor: float = option(0.05, "the FLOOR above, which keeps every opponent in play (above 0)")
+    window: int = option(200, "games a score averages over", low=1)
 
     def check(self, game: GameSpec, num_players: int) -> None:
         check_int("league_rule_players", self.rule_players, 0, 1000)

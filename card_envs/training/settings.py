@@ -31,6 +31,7 @@ from typing import Any
 from card_envs.agents.policy_spec import spec_kind
 from card_envs.agents.pretrained import is_pretrained_spec, load_pretrained
 from card_envs.agents.specs import check_spec, check_trained_run
+from card_envs.core.fields import flat_names, option
 from card_envs.core.game import CardGame
 from card_envs.core.registry import game_spec
 from card_envs.core.spec import GameSpec
@@ -46,6 +47,15 @@ DEFAULT_PPO: dict[str, Any] = {
     "ent_coef": 0.01,
     "net_arch": [256, 256],
 }
+
+
+def ppo_default(name: str) -> str:
+    """The help's default of a PPO setting: DEFAULT_PPO's, tuned per game and after imitation."""
+    value = DEFAULT_PPO[name]
+    shown = ",".join(map(str, value)) if isinstance(value, list) else value
+    return f"{shown}; some games and imitated starts tune it: docs/learning.md"
+
+
 #: changes to DEFAULT_PPO when the network starts from a teacher: smaller steps and less entropy
 #: bonus, so PPO refines the imitated play instead of first flattening it (Chip It: with the
 #: defaults -0.67 -> -0.48 after 100k steps, with these -0.11 -> -0.02; docs/learning.md)
@@ -110,9 +120,12 @@ class LearnerSettings:
     """What the learner's env adds to the game (None: the game's default, :func:`game_default`)."""
 
     #: weight of the dense, zero-sum progress reward (card_envs.envs.single)
-    reward_shaping: float | None = None
-    #: append the legal-action mask to the observation
-    mask_in_observation: bool | None = None
+    reward_shaping: float | None = option(
+        help="weight of the dense progress reward", flag="shaping", shown="the game's recipe, else 0"
+    )
+    mask_in_observation: bool | None = option(
+        help="append the legal-action mask to the observation", shown="off"
+    )
     #: divide each observation entry by its declared bound inside the network (card_envs.agents.networks)
     scale_observations: bool = True
 
@@ -134,13 +147,15 @@ class PPOSettings:
     """MaskablePPO's hyperparameters; None takes DEFAULT_PPO, tuned by FINE_TUNING_PPO when the
     network starts trained, and by the game's defaults."""
 
-    n_steps: int | None = None  # rollout steps per env and update
-    batch_size: int | None = None
-    n_epochs: int | None = None
-    learning_rate: float | None = None
-    gamma: float | None = None
-    ent_coef: float | None = None
-    net_arch: tuple[int, ...] | None = None
+    n_steps: int | None = option(help="rollout steps per env and update", low=1, shown=ppo_default("n_steps"))
+    batch_size: int | None = option(help="minibatch size", low=1, shown=ppo_default("batch_size"))
+    n_epochs: int | None = option(
+        help="passes per update", low=1, flag="epochs", shown=ppo_default("n_epochs")
+    )
+    learning_rate: float | None = option(help="learning rate", flag="lr", shown=ppo_default("learning_rate"))
+    gamma: float | None = option(help="discount factor, at most 1", shown=ppo_default("gamma"))
+    ent_coef: float | None = option(help="entropy bonus", shown=ppo_default("ent_coef"))
+    net_arch: tuple[int, ...] | None = option(help="hidden layer widths", shown=ppo_default("net_arch"))
 
     @classmethod
     def from_mapping(cls, values: Mapping[str, Any]) -> PPOSettings:
@@ -194,20 +209,40 @@ class ImitationPlan:
 class ImitationSettings:
     """The teacher the network imitates before PPO (None: the game's default; "": none)."""
 
-    teacher: str | None = None
-    steps: int | None = None  # teacher decisions to imitate
-    epochs: int | None = None  # passes over them
-    #: the share of the imitation target spread over the legal actions (imitation.imitate)
-    smoothing: float | None = None
-    #: expert iteration: after the first imitation, the search teacher plays again with the
-    #: network as its prior and rollout player, and the network imitates that, rounds - 1 times
-    rounds: int | None = None
-    #: Adam's step size while imitating (a network continued from a trained run is fine-tuned
-    #: with a smaller one than a fresh network needs)
-    learning_rate: float | None = None
-    #: records of games people played (the web page's --record): the network imitates the
-    #: people's own decisions instead of a teacher's (behaviour cloning)
-    records: tuple[str, ...] = ()
+    teacher: str | None = option(
+        help="a policy spec the network imitates before PPO, e.g. rule:vigilance=1.0, or none",
+        name="teacher",
+        shown="the game's recipe, see docs/learning.md",
+    )
+    steps: int | None = option(
+        help="teacher decisions to imitate", low=1, shown="the game's recipe, else 100,000"
+    )
+    epochs: int | None = option(help="passes over them", low=1, shown="the game's recipe, else 8")
+    smoothing: float | None = option(
+        help="share of the imitation target spread over the legal actions, so PPO can still move the policy",
+        shown="0",
+    )
+    rounds: int | None = option(
+        help="expert iteration with a search teacher: each round after the first, the search plays"
+        " with the network as its prior and rollout player and the network imitates it",
+        low=1,
+        shown="1",
+    )
+    learning_rate: float | None = option(
+        help="Adam's step size while imitating (smaller to fine-tune an --init-from network)",
+        positive=True,
+        name="imitation_lr",
+        shown="1e-3",
+    )
+    records: tuple[str, ...] = option(
+        (),
+        "folders or files of games people played (python -m card_envs.web --record DIR): the"
+        " network imitates the people's own decisions before PPO, instead of a --teacher",
+        name="imitate",
+        nargs="+",
+        shown="none",
+        metavar="RECORDS",
+    )
 
     def resolved(self, game: GameSpec) -> ImitationPlan:
         def pick(value: Any, name: str) -> Any:
@@ -251,13 +286,13 @@ class ImprovementSettings:
     worlds and played out by ``rollout`` players, the network fitted to ``p exp(beta * advantage)``
     (0 games: none)."""
 
-    games: int = 0
-    width: int = 4
-    worlds: int = 16
-    rollout: str = "heuristic"
-    beta: float = 10.0
-    epochs: int = 30
-    learning_rate: float = 3e-4
+    games: int = option(0, "games of the network against itself whose decisions are valued", shown="0, none")
+    width: int = option(4, "the network's most probable moves valued at each decision", low=2)
+    worlds: int = option(16, "sampled worlds each of them is played in", low=2)
+    rollout: str = option("heuristic", "who plays every seat of the play-outs, a spec with a batched twin")
+    beta: float = option(10.0, "how far the fit moves towards moves that gain: p exp(BETA * advantage)")
+    epochs: int = option(30, "passes over the valued decisions", low=1)
+    learning_rate: float = option(3e-4, "Adam's step size while fitting", positive=True, name="improve_lr")
 
     def check(self, table: TableSettings) -> None:
         check_count("improve_games", self.games, 0)
@@ -280,25 +315,43 @@ class ImprovementSettings:
 class RunSettings:
     """How long, how wide and how watched a run is."""
 
-    timesteps: int = 150_000  # learner decisions
-    envs: int = 2  # env worker processes, or games of the batched engine with ``vectorized``
-    seed: int = 0
-    #: step the ``envs`` games together on the game's batched engine in this process
-    vectorized: bool = False
-    threads: int = 1  # torch and numba threads per process
-    #: stop after this many minutes of wall time (imitation included), even before ``timesteps``
-    max_minutes: float | None = None
-    eval_every: int = 50_000
-    eval_games: int = 100
-    #: end the run at the first periodic evaluation whose mean-reward interval lies above 0
-    stop_when_ahead: bool = False
-    checkpoint_every: int = 50_000
-    snapshot_every: int = 20_000  # self-play: steps between snapshots sent to the env workers
-    #: a trained run (directory or .zip) whose network this run continues from, instead of
-    #: imitating a teacher: a curriculum, e.g. rule-based opponents first, then self-play; or
-    #: ``pretrained`` (``pretrained:GAME``): the actor of the agent shipped for the table, with a
-    #: new value network (the shipped files keep only the actor)
-    init_from: str = ""
+    timesteps: int = option(
+        150_000,
+        "learner decisions (PPO ends its last rollout; 0: the imitation alone, no PPO)",
+        shown="the recipe's, else 50,000",
+    )
+    envs: int = option(
+        2, "env worker processes, or games with --vectorized", low=1, shown="the recipe's, else 2"
+    )
+    seed: int = 0  # train.py's --seed is every tool's (card_envs.cli.args.add_game_arguments)
+    vectorized: bool = option(
+        False,
+        "step the --envs games together on the game's compiled batched engine, in this process"
+        " (docs/performance.md); PPO's rollout is --n-steps per game",
+        shown="the recipe's",
+        negatable=True,
+    )
+    threads: int = option(1, "torch and numba threads per process", low=1)
+    max_minutes: float | None = option(
+        help="stop after this much wall time, imitation included", positive=True, shown="no limit"
+    )
+    eval_every: int = option(50_000, "steps between evaluations", low=1)
+    eval_games: int = option(100, "games per periodic evaluation", low=1)
+    stop_when_ahead: bool = option(
+        False,
+        "end the run at the first periodic evaluation whose mean-reward interval lies above 0",
+        shown="off",
+    )
+    checkpoint_every: int = option(50_000, "steps between checkpoints", low=1)
+    snapshot_every: int = option(20_000, "self-play: steps between snapshots", low=1)
+    init_from: str = option(
+        "",
+        "continue from the network of a trained run (directory or .zip), e.g. self-play after"
+        " training against rule-based players, or from the shipped agent's actor (pretrained) with a"
+        " new value network; it imitates only a --teacher named with it",
+        metavar="RUN",
+        shown="none",
+    )
 
     def check(self, table: TableSettings) -> None:
         for name in ("envs", "eval_every", "eval_games", "checkpoint_every", "snapshot_every"):
@@ -316,15 +369,14 @@ class RunSettings:
             check_trained_run(self.init_from, table.engine(), what="init_from")
 
 
-#: train.py's improvement options (TrainSettings.from_options names) and the fields they set
-IMPROVEMENT_NAMES = {
-    "improve_games": "games",
-    "improve_width": "width",
-    "improve_worlds": "worlds",
-    "improve_rollout": "rollout",
-    "improve_beta": "beta",
-    "improve_epochs": "epochs",
-    "improve_lr": "learning_rate",
+#: the groups of settings a flat name may set (TrainSettings.from_options, train.py's options),
+#: with the prefix of their flat names (``imitation_steps`` is ImitationSettings.steps)
+SETTING_GROUPS: dict[str, tuple[str, type]] = {
+    "learner": ("", LearnerSettings),
+    "imitation": ("imitation_", ImitationSettings),
+    "improvement": ("improve_", ImprovementSettings),
+    "run": ("", RunSettings),
+    "league": ("league_", LeagueSettings),
 }
 #: how a recipe scales its run (GameSpec.recipe's "timesteps" names one count per recipe)
 RECIPES = ("quick", "full")
@@ -416,32 +468,17 @@ class TrainSettings:
                 from_recipe.pop("teacher", None)
             ppo = {**from_recipe.pop("ppo", {}), **options.get("ppo", {})}
             options = {**from_recipe, **{k: v for k, v in options.items() if v is not None}, "ppo": ppo}
-        groups: dict[str, dict[str, Any]] = {name: {} for name in ("table", "learner", "imitation", "run")}
-        fields = {
-            "table": TableSettings.__dataclass_fields__,
-            "learner": LearnerSettings.__dataclass_fields__,
-            "run": RunSettings.__dataclass_fields__,
-        }
-        imitation_names = {"teacher": "teacher", "imitation_steps": "steps", "imitation_epochs": "epochs"}
-        imitation_names["imitation_smoothing"] = "smoothing"
-        imitation_names["imitation_rounds"] = "rounds"
-        imitation_names["imitation_lr"] = "learning_rate"
-        imitation_names["imitate"] = "records"
-        improvement: dict[str, Any] = {}
-        league: dict[str, Any] = {}
+        groups: dict[str, dict[str, Any]] = {name: {} for name in ("table", *SETTING_GROUPS)}
+        names = {name: ("table", name) for name in flat_names(TableSettings)}
+        for group, (prefix, group_class) in SETTING_GROUPS.items():
+            names.update({flat: (group, name) for flat, name in flat_names(group_class, prefix).items()})
         rest: dict[str, Any] = {}
         for name, value in options.items():
-            group = next((g for g, known in fields.items() if name in known), None)
-            if group is not None:
-                groups[group][name] = value
-            elif name in imitation_names:
-                groups["imitation"][imitation_names[name]] = tuple(value) if name == "imitate" else value
-            elif name in IMPROVEMENT_NAMES:
-                improvement[IMPROVEMENT_NAMES[name]] = value
-            elif name.startswith("league_") and name[7:] in LeagueSettings.__dataclass_fields__:
-                league[name[7:]] = tuple(value) if name == "league_others" else value
-            elif name in ("opponents", "ppo"):
+            if name in ("opponents", "ppo"):
                 rest[name] = value
+            elif name in names:
+                group, field_name = names[name]
+                groups[group][field_name] = tuple(value) if isinstance(value, list) else value
             else:
                 raise ValueError(f"unknown training setting {name!r}")
         return cls(
@@ -450,9 +487,11 @@ class TrainSettings:
             learner=LearnerSettings(**groups["learner"]),
             ppo=PPOSettings.from_mapping(rest.get("ppo", {})),
             imitation=ImitationSettings(**groups["imitation"]),
-            improvement=ImprovementSettings(**{k: v for k, v in improvement.items() if v is not None}),
+            improvement=ImprovementSettings(
+                **{k: v for k, v in groups["improvement"].items() if v is not None}
+            ),
             run=RunSettings(**groups["run"]),
-            league=LeagueSettings(**league),
+            league=LeagueSettings(**groups["league"]),
             recipe=recipe,
         )
 

@@ -1,5 +1,5 @@
 """What a search-in-the-loop run is told: one dataclass whose fields are ``train.py --algo az``'s
-options (names, defaults and help are read from here: :func:`card_envs.cli.options_from`).
+options (names, defaults and help are read from here: :mod:`card_envs.cli.dataclass_options`).
 
 Checked as a whole before the run directory is touched, without building a network.
 """
@@ -14,15 +14,11 @@ from card_envs.agents.pretrained import PRETRAINED
 from card_envs.agents.search.settings import SearchSettings
 from card_envs.agents.specs import check_spec
 from card_envs.core.checks import check_float, check_int
+from card_envs.core.fields import option
 from card_envs.training.settings import TableSettings
 
 #: ``opponents`` that means every seat is the searching network (self-play)
 SELF = "self"
-
-
-def option(default: Any, help: str, **extra: Any) -> Any:
-    """A field with its command-line help (``metadata["help"]``)."""
-    return field(default=default, metadata={"help": help, **extra})
 
 
 @dataclass(frozen=True)

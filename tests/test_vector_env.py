@@ -13,6 +13,7 @@ import pytest
 from card_envs.agents.registry import rule_agent_spec
 from card_envs.agents.specs import make_policies
 from card_envs.batched.game import batched_games
+from card_envs.core.table import Table
 from card_envs.envs.single import CardGameEnv
 from card_envs.envs.vector import BatchedCardGameEnv
 
@@ -21,7 +22,7 @@ def side_by_side(
     game: str, n: int, opponents: str, shaping: float, num_envs: int, steps: int, **kwargs
 ) -> int:
     knobs = dict(rule_agent_spec(game).random_knobs) if opponents == "rule" else {}
-    policies = make_policies(opponents, game, n, **knobs)
+    policies = make_policies(opponents, Table.of(game, n), **knobs)
     vector = BatchedCardGameEnv(
         game, num_envs, n, opponents=policies, reward_shaping=shaping, mask_in_observation=True, **kwargs
     )
@@ -69,7 +70,7 @@ def test_vector_env_matches_with_random_opponents_and_truncation(game: str) -> N
 
 def test_vector_env_arguments() -> None:
     with pytest.raises(ValueError, match="opponents needs 3"):
-        BatchedCardGameEnv("uno", 2, 4, opponents=make_policies("rule", "uno", 3))
+        BatchedCardGameEnv("uno", 2, 4, opponents=make_policies("rule", Table.of("uno", 3)))
     with pytest.raises(ValueError, match="learner_seat"):
         BatchedCardGameEnv("uno", 2, 4, learner_seat=4)
     with pytest.raises(ValueError, match="no batched engine"):

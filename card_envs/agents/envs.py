@@ -7,12 +7,24 @@ from typing import Any
 
 from card_envs.agents.specs import PolicyLike, make_policies
 from card_envs.core.registry import GameRef, game_spec
+from card_envs.core.table import Table
 from card_envs.envs.single import CardGameEnv
 from card_envs.envs.vector import BatchedCardGameEnv
 
 
+def table_and_env_keywords(
+    game: Table | GameRef, num_players: int | None, keywords: dict[str, Any]
+) -> tuple[Table, dict[str, Any]]:
+    """The table (the one look-up and check) with the game's rule keywords taken from an env's
+    keywords, and the env's other keywords."""
+    spec = game.spec if isinstance(game, Table) else game_spec(game)
+    names = spec.engine_class().rule_names()
+    rules = {k: v for k, v in keywords.items() if k in names}
+    return Table.of(game, num_players, **rules), {k: v for k, v in keywords.items() if k not in names}
+
+
 def make_env(
-    game: GameRef = "uno",
+    game: Table | GameRef = "uno",
     num_players: int | None = None,
     opponents: PolicyLike | Sequence[PolicyLike] = "rule",
     opponent_knobs: dict[str, Any] | None = None,
@@ -24,14 +36,13 @@ def make_env(
     other seat (specs and Policy objects mixed); ``opponent_knobs`` go to the
     rule-based ones. Other keywords are those of :class:`CardGameEnv`.
     """
-    spec = game_spec(game)  # the one look-up: the spec goes down
-    table = spec.engine_class()(num_players)  # checks the player count first
-    policies = make_policies(opponents, spec, table.num_players, **(opponent_knobs or {}))
-    return CardGameEnv(spec, num_players, opponents=policies, **kwargs)
+    table, kwargs = table_and_env_keywords(game, num_players, kwargs)
+    policies = make_policies(opponents, table, **(opponent_knobs or {}))
+    return CardGameEnv(table, opponents=policies, **kwargs)
 
 
 def make_batched_env(
-    game: GameRef = "uno",
+    game: Table | GameRef = "uno",
     num_envs: int = 64,
     num_players: int | None = None,
     opponents: PolicyLike | Sequence[PolicyLike] = "rule",
@@ -40,7 +51,6 @@ def make_batched_env(
 ) -> BatchedCardGameEnv:
     """:class:`BatchedCardGameEnv` (``num_envs`` games on the batched engine) with opponents
     given as specs, as :func:`make_env` takes them."""
-    spec = game_spec(game)
-    table = spec.engine_class()(num_players)
-    policies = make_policies(opponents, spec, table.num_players, **(opponent_knobs or {}))
-    return BatchedCardGameEnv(spec, num_envs, num_players, opponents=policies, **kwargs)
+    table, kwargs = table_and_env_keywords(game, num_players, kwargs)
+    policies = make_policies(opponents, table, **(opponent_knobs or {}))
+    return BatchedCardGameEnv(table, num_envs, opponents=policies, **kwargs)

@@ -30,12 +30,13 @@ from card_envs.agents.registry import heuristic_class, rule_agent_spec
 from card_envs.agents.runs import check_trained_run
 from card_envs.core.extras import require
 from card_envs.core.policy import Policy, RandomAgent
-from card_envs.core.registry import GameRef, game_class, game_spec
+from card_envs.core.registry import GameRef
+from card_envs.core.table import Table
 
 #: what names a policy: a spec's text or a Policy itself
 PolicyLike = str | Policy
-#: builds one kind's policy: (the parsed spec, game, players, the rule agent's extra knobs)
-Builder = Callable[[PolicySpec, GameRef, int, dict[str, Any]], Policy]
+#: builds one kind's policy: (the parsed spec, the table, the rule agent's extra knobs)
+Builder = Callable[[PolicySpec, Table, dict[str, Any]], Policy]
 
 
 def rule_agent_class(game: GameRef) -> type[Policy]:
@@ -56,55 +57,55 @@ def no_argument(spec: PolicySpec) -> None:
         raise ValueError(f"{spec.kind!r} takes no knobs (only 'rule' and 'search' do), got {str(spec)!r}")
 
 
-def build_random(spec: PolicySpec, game: GameRef, num_players: int, knobs: dict[str, Any]) -> Policy:
+def build_random(spec: PolicySpec, table: Table, knobs: dict[str, Any]) -> Policy:
     no_argument(spec)
     return RandomAgent()
 
 
-def build_heuristic(spec: PolicySpec, game: GameRef, num_players: int, knobs: dict[str, Any]) -> Policy:
+def build_heuristic(spec: PolicySpec, table: Table, knobs: dict[str, Any]) -> Policy:
     no_argument(spec)
-    return heuristic_class(game)(num_players=num_players)  # type: ignore[call-arg]
+    return heuristic_class(table.spec)(num_players=table.num_players)  # type: ignore[call-arg]
 
 
-def build_rule(spec: PolicySpec, game: GameRef, num_players: int, knobs: dict[str, Any]) -> Policy:
-    cls = rule_agent_class(game)
+def build_rule(spec: PolicySpec, table: Table, knobs: dict[str, Any]) -> Policy:
+    cls = rule_agent_class(table.spec)
     knobs = {**spec.knobs(), **knobs}
     known = [p for p in inspect.signature(cls.__init__).parameters if p not in ("self", "num_players")]
     unknown = sorted(set(knobs) - set(known))
     if unknown:
         raise ValueError(f"unknown knob(s) {unknown} for {cls.__name__}; known: {known}")
-    return cls(num_players=num_players, **knobs)  # type: ignore[call-arg]
+    return cls(num_players=table.num_players, **knobs)  # type: ignore[call-arg]
 
 
-def build_model(spec: PolicySpec, game: GameRef, num_players: int, knobs: dict[str, Any]) -> Policy:
+def build_model(spec: PolicySpec, table: Table, knobs: dict[str, Any]) -> Policy:
     require("train", f"the policy {str(spec)!r}")
     from card_envs.agents.model import load_model
 
     model = load_model(spec.argument, deterministic=spec.kind == "greedy")
-    model.check_table(game_class(game)(num_players))
+    model.check_table(table.engine())
     return model
 
 
-def build_self(spec: PolicySpec, game: GameRef, num_players: int, knobs: dict[str, Any]) -> Policy:
+def build_self(spec: PolicySpec, table: Table, knobs: dict[str, Any]) -> Policy:
     require("train", "the policy 'self'")
     from card_envs.agents.model import SelfPlayPool
 
     return SelfPlayPool()
 
 
-def build_strong(spec: PolicySpec, game: GameRef, num_players: int, knobs: dict[str, Any]) -> Policy:
-    return make_policy(game_spec(game).strong, game, num_players)
+def build_strong(spec: PolicySpec, table: Table, knobs: dict[str, Any]) -> Policy:
+    return make_policy(table.spec.strong, table)
 
 
-def build_search(spec: PolicySpec, game: GameRef, num_players: int, knobs: dict[str, Any]) -> Policy:
-    return make_search_player(spec.argument, game, num_players)
+def build_search(spec: PolicySpec, table: Table, knobs: dict[str, Any]) -> Policy:
+    return make_search_player(spec.argument, table)
 
 
-def build_pretrained(spec: PolicySpec, game: GameRef, num_players: int, knobs: dict[str, Any]) -> Policy:
+def build_pretrained(spec: PolicySpec, table: Table, knobs: dict[str, Any]) -> Policy:
     from card_envs.agents.pretrained import make_pretrained
 
-    pretrained = make_pretrained(spec.argument, game_class(game).name, num_players)
-    pretrained.check_table(game_class(game)(num_players))
+    pretrained = make_pretrained(spec.argument, table)
+    pretrained.check_table(table.engine())
     return pretrained
 
 
@@ -122,11 +123,14 @@ KINDS: dict[str, Builder] = {
 }
 
 
-def make_policy(spec: PolicyLike, game: GameRef, num_players: int, **knobs: Any) -> Policy:
-    """Build a policy from a spec: ``"random"``, ``"rule"``, ``"rule:KNOB=V:..."``,
-    ``"heuristic"``, ``"model:PATH"``, ``"greedy:PATH"``, ``"self"`` (a training run's past
-    selves), ``"search[:KNOB=V:...]"``, ``"pretrained[:GAME]"``, ``"strong"`` or a Policy
-    (returned as it is).
+def make_policy(
+    spec: PolicyLike, table: Table | GameRef, num_players: int | None = None, **knobs: Any
+) -> Policy:
+    """Build a policy for a table (a :class:`~card_envs.core.table.Table`, or a game and its
+    player count: ``make_policy("rule", "uno", 4)``) from a spec: ``"random"``, ``"rule"``,
+    ``"rule:KNOB=V:..."``, ``"heuristic"``, ``"model:PATH"``, ``"greedy:PATH"``, ``"self"`` (a
+    training run's past selves), ``"search[:KNOB=V:...]"``, ``"pretrained[:GAME]"``,
+    ``"strong"`` or a Policy (returned as it is).
 
     ``knobs`` go to the rule-based agent (e.g. ``vigilance=0.5``), after those in the spec;
     the random and heuristic players take none. The kind is looked up in :data:`KINDS`.
@@ -145,46 +149,47 @@ def make_policy(spec: PolicyLike, game: GameRef, num_players: int, **knobs: Any)
         )
     if parsed.kind in ("self", "strong") and parsed.argument:
         raise ValueError(f"unknown policy spec {spec!r}: {parsed.kind!r} takes nothing after it")
-    return build(parsed, game, num_players, knobs)
+    return build(parsed, Table.of(table, num_players), knobs)
 
 
-def make_search_player(knobs: str, game: GameRef, num_players: int) -> Policy:
+def make_search_player(knobs: str, table: Table) -> Policy:
     """``search[:KNOB=V...]``: the knobs are checked now, a network's run only located (it
     loads on the first decision that needs it)."""
     from card_envs.agents.search import SearchPlayer, SearchSettings
 
-    defaults = game_spec(game).search_defaults(num_players)
+    defaults = table.spec.search_defaults(table.num_players)
     settings = SearchSettings.from_knobs(parse_knobs(knobs) if knobs else {}, defaults)
     if settings.net == "pretrained":
-        make_policy("pretrained", game, num_players)  # refused here at a table without one
+        make_policy("pretrained", table)  # refused here at a table without one
     elif settings.net is not None:
         require("train", "a search player with net=")
-        check_trained_run(settings.net, game_class(game)(num_players), what=f"search net {settings.net!r}")
-    return SearchPlayer(game, num_players, settings, make_policy=make_policy)
+        check_trained_run(settings.net, table.engine(), what=f"search net {settings.net!r}")
+    return SearchPlayer(table, settings=settings, make_policy=make_policy)
 
 
-def check_spec(spec: str, game: GameRef, num_players: int, what: str = "policy") -> None:
+def check_spec(
+    spec: str, table: Table | GameRef, num_players: int | None = None, what: str = "policy"
+) -> None:
     """Raise ValueError naming ``what`` if ``spec`` could not be built at this table, without
     loading a model (a path is checked for a saved model and, where settings.json says, its table)."""
     parsed = PolicySpec.parse(spec) if spec else PolicySpec("")
     try:
+        table = Table.of(table, num_players)
         if parsed.path is not None:
-            check_trained_run(parsed.path, game_class(game)(num_players), what=f"{what} {spec!r}")
+            check_trained_run(parsed.path, table.engine(), what=f"{what} {spec!r}")
         else:
-            make_policy(spec, game, num_players)  # rule agents and random players are cheap to build
+            make_policy(spec, table)  # rule agents and random players are cheap to build
     except ValueError as error:
         message = str(error)
         raise ValueError(message if message.startswith(what) else f"{what} {spec!r}: {message}") from None
 
 
-def make_policies(
-    specs: PolicyLike | Sequence[PolicyLike], game: GameRef, num_players: int, **knobs: Any
-) -> list[Policy]:
+def make_policies(specs: PolicyLike | Sequence[PolicyLike], table: Table, **knobs: Any) -> list[Policy]:
     """One policy per other seat: one spec for all of them, or one per seat in seat order."""
-    n_other = num_players - 1
+    n_other = table.num_players - 1
     if isinstance(specs, (list, tuple)):
         if len(specs) != n_other:
             raise ValueError(f"opponents needs {n_other} entries (one per other seat), got {len(specs)}")
-        return [make_policy(s, game, num_players, **knobs) for s in specs]
+        return [make_policy(s, table, **knobs) for s in specs]
     assert isinstance(specs, (str, Policy))
-    return [make_policy(specs, game, num_players, **knobs) for _ in range(n_other)]
+    return [make_policy(specs, table, **knobs) for _ in range(n_other)]

@@ -31,8 +31,9 @@ from card_envs.batched.policy import BatchedPolicy, batched_policy
 from card_envs.core.checks import check_int
 from card_envs.core.game import SEED_BOUND, CardGame, IllegalActionError, check_max_steps
 from card_envs.core.policy import Policy
-from card_envs.core.registry import GameRef, game_spec, game_specs
+from card_envs.core.registry import GameRef, game_specs
 from card_envs.core.spec import resolve
+from card_envs.core.table import Table
 
 
 class BatchStep(NamedTuple):
@@ -131,18 +132,22 @@ class BatchedGame:
 
     def __init__(
         self,
-        game: GameRef = "uno",
+        game: Table | GameRef = "uno",
         batch_size: int = 1024,
         num_players: int | None = None,
         *,
         max_steps: int | None = None,
         **rules: Any,
     ) -> None:
-        spec = game_spec(game)
+        #: the game, its player count and rules (:class:`~card_envs.core.table.Table`)
+        self.table = Table.of(game, num_players, **rules)
+        spec = self.table.spec
         if spec.batched is None:
-            raise ValueError(f"game {game!r} has no batched engine yet; games with one: {batched_games()}")
-        #: an engine of the same table and rules: the checks, the sizes, the action words
-        self.reference: CardGame = spec.engine_class().from_rules(num_players, **rules)
+            raise ValueError(
+                f"game {spec.name!r} has no batched engine yet; games with one: {batched_games()}"
+            )
+        #: an engine of the same table and rules: the sizes, the action words
+        self.reference: CardGame = self.table.engine()
         self.batch_size = check_int("batch_size", batch_size, 1, 10**7)
         self.max_steps = check_max_steps(max_steps, self.reference)
         self.num_players = self.reference.num_players

@@ -16,6 +16,7 @@ from card_envs.core.checks import check_choice
 from card_envs.core.game import CardGame, IllegalActionError, check_max_steps
 from card_envs.core.ranking import rank_rewards
 from card_envs.core.spec import GameSpec
+from card_envs.core.table import Table
 from card_envs.envs.common import (
     RENDER_MODES,
     attach_recorder,
@@ -52,6 +53,8 @@ class CardGameAECEnv(AECEnv):
       (:mod:`card_envs.records.record`) that ``card_envs.replay(path)`` plays again.
     """
 
+    #: the game's spec and engine class (set by :func:`aec_env_class`)
+    spec: ClassVar[GameSpec]
     game_class: ClassVar[type[CardGame]]
     metadata: ClassVar[dict[str, Any]] = {
         "render_modes": RENDER_MODES,
@@ -70,7 +73,9 @@ class CardGameAECEnv(AECEnv):
         **rules: Any,
     ) -> None:
         super().__init__()
-        self.game = self.game_class.from_rules(num_players, **rules)
+        #: the game, its player count and rules (:class:`~card_envs.core.table.Table`)
+        self.table = Table.of(self.spec, num_players, **rules)
+        self.game = self.table.engine()
         self.recorder = attach_recorder(self.game, record_dir)
         self.render_seat = check_seat(render_seat, self.game)
         self.illegal_action = check_choice("illegal_action", illegal_action, ["raise", "random"])
@@ -203,7 +208,7 @@ def aec_env_class(spec: GameSpec) -> type[CardGameAECEnv]:
     """The AEC env class of one game (what PettingZoo calls ``raw_env``)."""
     metadata = {**CardGameAECEnv.metadata, "name": spec.aec_name}
     doc = f"PettingZoo AEC env of {spec.name!r}; see CardGameAECEnv for the API."
-    attrs = {"game_class": spec.engine_class(), "metadata": metadata, "__doc__": doc}
+    attrs = {"spec": spec, "game_class": spec.engine_class(), "metadata": metadata, "__doc__": doc}
     return type("raw_env", (CardGameAECEnv,), attrs)
 
 

@@ -15,7 +15,8 @@ from card_envs.core.game import CardGame, IllegalActionError, check_max_steps
 from card_envs.core.play import decide
 from card_envs.core.policy import Policy
 from card_envs.core.ranking import rank_rewards
-from card_envs.core.registry import GameRef, game_class
+from card_envs.core.registry import GameRef
+from card_envs.core.table import Table
 from card_envs.envs.common import (
     RENDER_MODES,
     attach_recorder,
@@ -100,7 +101,7 @@ class CardGameEnv(gymnasium.Env):
 
     def __init__(
         self,
-        game: GameRef | type[CardGame] = "uno",
+        game: Table | GameRef | type[CardGame] = "uno",
         num_players: int | None = None,
         opponents: Policy | Sequence[Policy] | None = None,
         learner_seat: int | str = "random",
@@ -114,7 +115,9 @@ class CardGameEnv(gymnasium.Env):
         render_seat: int | str | None = None,
         **rules: Any,
     ) -> None:
-        self.game = game_class(game).from_rules(num_players, **rules)
+        #: the game, its player count and rules (:class:`~card_envs.core.table.Table`)
+        self.table = Table.of(game, num_players, **rules)
+        self.game = self.table.engine()
         self.recorder = attach_recorder(self.game, record_dir)
         self.render_seat = "learner" if render_seat == "learner" else check_seat(render_seat, self.game)
         self.seating: Seating[Policy] = Seating.build(self.game.num_players, learner_seat, opponents)

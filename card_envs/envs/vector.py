@@ -26,6 +26,7 @@ from card_envs.core.checks import check_bool, check_float, check_int
 from card_envs.core.game import SEED_BOUND
 from card_envs.core.policy import Policy
 from card_envs.core.registry import GameRef
+from card_envs.core.table import Table
 from card_envs.envs.seating import Seating, progress_lead, redeal, shaping_reward
 from card_envs.envs.single import observation_box
 
@@ -88,7 +89,7 @@ class BatchedCardGameEnv(gymnasium.vector.VectorEnv):
 
     def __init__(
         self,
-        game: GameRef = "uno",
+        game: Table | GameRef = "uno",
         num_envs: int = 64,
         num_players: int | None = None,
         opponents: Policy | BatchedPolicy | Sequence[Policy | BatchedPolicy] | None = None,
@@ -100,6 +101,7 @@ class BatchedCardGameEnv(gymnasium.vector.VectorEnv):
         **rules: Any,
     ) -> None:
         self.batch = BatchedGame(game, num_envs, num_players, max_steps=max_steps, **rules)
+        self.table = self.batch.table
         self.num_players = self.batch.num_players
         self.num_envs = num_envs
         self.seating = self._seating(learner_seat, opponents)

@@ -36,6 +36,7 @@ from gymnasium import spaces
 from card_envs.agents.rllib_model import CHECKPOINT_DIR, LEARNER, RLlibPolicy, load_rllib_policy
 from card_envs.core.policy import Policy
 from card_envs.core.registry import game_spec
+from card_envs.core.table import Table
 from card_envs.envs.aec import aec_env_class
 from card_envs.envs.seating import Seating, redeal
 
@@ -72,23 +73,22 @@ class CardGameMultiAgentEnv(MultiAgentEnv):
         seed = config.pop("seed", None)
         # unmasked samples (RLlib's env pre-check) play a random legal action instead of raising
         self.aec = aec_env_class(game_spec(game))(illegal_action="random", **config)
-        table = self.aec.game
         self.possible_agents = list(self.aec.possible_agents)
         self.agents = list(self.possible_agents)
         self.observation_spaces = {a: self.aec.observation_space(a) for a in self.possible_agents}
         self.action_spaces = {a: self.aec.action_space(a) for a in self.possible_agents}
         #: None: every seat is exposed; else the learner's seat (drawn each game) and the scripted ones
-        self.seating = self._seating(opponents, table.name, table.num_players)
+        self.seating = self._seating(opponents, self.aec.table)
         self.scripted: dict[str, Policy] = {}
         self._seed = seed
 
     @staticmethod
-    def _seating(opponents: Any, game: str, num_players: int) -> Seating[Policy] | None:
+    def _seating(opponents: Any, table: Table) -> Seating[Policy] | None:
         if opponents is None:
             return None
         from card_envs.agents.specs import make_policies
 
-        return Seating.build(num_players, "random", make_policies(opponents, game, num_players))
+        return Seating.build(table.num_players, "random", make_policies(opponents, table))
 
     @property
     def opponents(self) -> list[Policy] | None:

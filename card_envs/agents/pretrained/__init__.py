@@ -28,6 +28,7 @@ from card_envs.agents.policy_spec import spec_kind
 from card_envs.batched.policy import BatchedPolicy, LoopedPolicy
 from card_envs.core.game import CardGame
 from card_envs.core.policy import Policy
+from card_envs.core.table import Table
 
 #: where the shipped agents' files lie (package data)
 DATA = Path(__file__).resolve().parent
@@ -238,11 +239,11 @@ class BatchedPretrained(BatchedPolicy):
         return np.argmax(self.network.logits(observations, masks), axis=1).astype(np.int64)
 
 
-def make_pretrained(argument: str, game: str, num_players: int) -> PretrainedPolicy:
-    """``pretrained`` or ``pretrained:GAME`` at a ``num_players``-player ``game`` table."""
-    if argument and argument != game:
-        raise ValueError(f"pretrained:{argument} names another game than this table's {game!r}")
-    return PretrainedPolicy(load_pretrained(game, num_players))
+def make_pretrained(argument: str, table: Table) -> PretrainedPolicy:
+    """``pretrained`` or ``pretrained:GAME`` at ``table``."""
+    if argument and argument != table.name:
+        raise ValueError(f"pretrained:{argument} names another game than this table's {table.name!r}")
+    return PretrainedPolicy(load_pretrained(table.name, table.num_players))
 
 
 #: the policy spec's name, also what ``train.py --init-from`` takes for a shipped agent's network

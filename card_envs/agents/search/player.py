@@ -36,10 +36,11 @@ from card_envs.agents.search.settings import PRIOR_MIX, SearchSettings
 from card_envs.agents.search.tree import Node, count_available, most_visited, select_puct, select_uct, untried
 from card_envs.core.game import SEED_BOUND, CardGame
 from card_envs.core.policy import Policy
-from card_envs.core.registry import GameRef, game_spec
+from card_envs.core.registry import GameRef
+from card_envs.core.table import Table
 
 #: what builds a policy from a spec at a table: :func:`card_envs.agents.specs.make_policy`
-PolicyMaker = Callable[[str, GameRef, int], Policy]
+PolicyMaker = Callable[[str, Table], Policy]
 
 
 @dataclass(frozen=True)
@@ -61,8 +62,9 @@ class SearchStats:
 class SearchPlayer(Policy):
     """Plays by searching sampled worlds (sequential halving, or ISMCTS); a forced move is played at once.
 
-    ``game`` and ``num_players`` fix the table it may be seated at (the rollout engine is
-    built for it on first use); ``settings`` says how it searches, or keyword knobs over the
+    ``table`` (a :class:`~card_envs.core.table.Table`, or a game and ``num_players``) fixes the
+    game and player count it may be seated at (the rollout engine is built for the rules it is
+    seated with, on first use); ``settings`` says how it searches, or keyword knobs over the
     game's own search defaults at this table (``GameSpec.search_defaults``: Tock's rollouts
     stop at 200 actions, at 2 players later).
     """
@@ -71,22 +73,23 @@ class SearchPlayer(Policy):
 
     def __init__(
         self,
-        game: GameRef,
-        num_players: int,
+        table: Table | GameRef,
+        num_players: int | None = None,
         settings: SearchSettings | None = None,
         *,
         make_policy: PolicyMaker | None = None,
         **knobs: Any,
     ) -> None:
-        self.spec = game_spec(game)
-        self.num_players = num_players
+        self.table = Table.of(table, num_players)
+        self.spec = self.table.spec
+        self.num_players = self.table.num_players
         #: builds the players it names by spec (rollouts, its own, the network): given by
         #: whoever builds the search player, so that this module needs not import the specs
         self.make_policy = make_policy
         self.settings = (
             settings
             if settings is not None
-            else SearchSettings.from_knobs(knobs, self.spec.search_defaults(num_players))
+            else SearchSettings.from_knobs(knobs, self.spec.search_defaults(self.num_players))
         )
         if not self.settings.perfect and not self.spec.engine_class().samples_worlds():
             raise ValueError(
@@ -363,7 +366,7 @@ class SearchPlayer(Policy):
                 f"this search player needs a policy ({spec!r}) and was given no make_policy to build it"
                 " (card_envs.agents.make_policy builds search players with theirs)"
             )
-        return self.make_policy(spec, self.spec, self.num_players)
+        return self.make_policy(spec, self.table)
 
     def _prior(self, world: CardGame, rng: np.random.Generator, own: bool = True) -> np.ndarray:
         """PUCT's prior over all actions for the decider of ``world`` (:data:`PRIORS`); ``own``:

@@ -11,7 +11,10 @@ line. Run it before and after a change and compare::
     ... change ...
     python bench/fingerprint.py --games 200 --out /tmp/after.json --compare /tmp/before.json
 
-Exit code 1 if any digest differs (each differing entry is named).
+Exit code 1 if any digest differs (each differing entry is named). With an editable install,
+``card_envs`` is the installed checkout's wherever this script lies, so to fingerprint a git
+worktree of the commit before, run it there with ``PYTHONPATH=.`` (the first line printed
+names the checkout measured).
 """
 
 from __future__ import annotations
@@ -160,6 +163,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
+    import card_envs
+
+    # an editable install imports its own checkout, whichever tree this script lies in: to
+    # fingerprint another checkout (a git worktree of the commit before), set PYTHONPATH to it
+    print(f"fingerprinting the card_envs of {Path(card_envs.__file__).parent.parent}")
     result = fingerprints(args.games)
     args.out.write_text(json.dumps(result, indent=1, sort_keys=True) + "\n")
     if args.compare is None:

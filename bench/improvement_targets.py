@@ -31,6 +31,7 @@ from soak import write_section
 from card_envs.agents.pretrained import PretrainedNetwork, PretrainedPolicy, load_pretrained
 from card_envs.core.processes import exit_on_sigterm
 from card_envs.core.registry import game_specs
+from card_envs.core.table import Table
 from card_envs.evaluation.tournament import tournament
 from card_envs.training.improvement import FitResult, Valued, collect_valued, fit_soft_targets
 
@@ -195,8 +196,8 @@ def main(argv: list[str] | None = None) -> None:
         timing = f"by an earlier run (kept in {args.samples.name})"
     else:
         valued = collect_valued(
-            args.game, args.players, "pretrained", args.games, args.width, args.worlds, args.rollout,
-            args.seed, args.workers,
+            Table.of(args.game, args.players), "pretrained", args.games, args.width, args.worlds,
+            args.rollout, args.seed, args.workers,
         )  # fmt: skip
         timing = f"in {(time.perf_counter() - start) / 60:.1f} minutes"
         if args.samples is not None:

@@ -15,7 +15,6 @@ with the call that reproduces it. Prints a table; --out writes it as Markdown.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import time
@@ -66,7 +65,7 @@ def soak_chunk(game: str, first: int, count: int) -> Tally:
     tally = Tally()
     for i in range(first, first + count):
         n, rules = options[i % len(options)]
-        result = soak_game(engines[i % len(options)], n, rules, seed=i)
+        result = soak_game(engines[i % len(options)], seed=i)
         tally.games += 1
         tally.steps += result.steps
         tally.truncated += result.truncated
@@ -74,7 +73,8 @@ def soak_chunk(game: str, first: int, count: int) -> Tally:
         if result.error is not None:
             tally.failures += 1
             if len(tally.listed) < MAX_LISTED_FAILURES:
-                call = f"soak_game({game!r}, {n}, {json.dumps(rules)}, seed={i})"
+                keywords = "".join(f", {k}={v!r}" for k, v in rules.items())
+                call = f"soak_game(Table.of({game!r}, {n}{keywords}), seed={i})"
                 tally.listed.append(f"{call}: {result.error}")
     return tally
 

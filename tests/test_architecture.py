@@ -349,3 +349,51 @@ def test_every_games_kernels_have_one_shape():
     assert {"state_dict", "load", "load_engine", "read", "write_table"} <= set(first)
     for name, shape in shapes.items():
         assert shape == first, name
+
+
+#: where a game and its player count may still come apart: the entry points a user or a
+#: command line calls with names (each makes a Table at once), and the shipped agents' files
+TABLE_ENTRY_POINTS = {
+    "core/table.py": {"of"},
+    "agents/specs.py": {"make_policy", "check_spec"},
+    "agents/envs.py": {"make_env", "make_batched_env", "table_and_env_keywords"},
+    "agents/pretrained/__init__.py": {"file_stem", "load_pretrained"},
+    "envs/single.py": {"__init__"},
+    "envs/vector.py": {"__init__"},
+    "batched/game.py": {"__init__"},
+    "evaluation/against.py": {"evaluate"},
+    "evaluation/gauntlet.py": {"gauntlet"},
+    "training/settings.py": {"table_of"},
+    "web/catalog.py": {"new_table"},
+    "integrations/tianshou.py": {"make_env", "make_vector_env"},
+    "integrations/torchrl.py": {"make_env"},
+    "integrations/openspiel.py": {"openspiel_game"},
+    "integrations/rllib.py": {"ppo_config"},
+}
+
+
+def takes_a_table_apart(function: ast.FunctionDef | ast.AsyncFunctionDef) -> bool:
+    names = {a.arg for a in function.args.args + function.args.kwonlyargs}
+    return bool(names & {"game", "game_name"}) and bool(names & {"num_players", "players"})
+
+
+def test_a_table_is_passed_whole_below_the_entry_points():
+    """Issue 47: a function takes a Table, not a game and its player count apart (but the
+    entry points, which make one)."""
+    apart = []
+    for path in (ROOT / "card_envs").rglob("*.py"):
+        relative = path.relative_to(ROOT / "card_envs").as_posix()
+        if relative.startswith("games/"):  # the engines know no Table: they are what it builds
+            continue
+        entry_points = TABLE_ENTRY_POINTS.get(relative, set())
+        functions = [
+            node
+            for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+        ]
+        apart += [
+            f"{relative}:{f.lineno} {f.name}"
+            for f in functions
+            if takes_a_table_apart(f) and f.name not in entry_points
+        ]
+    assert apart == []

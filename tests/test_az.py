@@ -17,6 +17,7 @@ from card_envs.agents.search.rollouts import BatchedRollouts
 from card_envs.agents.specs import make_policy
 from card_envs.core.play import play_game
 from card_envs.core.registry import game_spec
+from card_envs.core.table import Table
 
 torch = pytest.importorskip("torch")
 
@@ -24,7 +25,6 @@ from card_envs.training.az.network import PolicyValueNet, write_network  # noqa:
 from card_envs.training.az.run import train_az  # noqa: E402
 from card_envs.training.az.selfplay import Samples, play_games  # noqa: E402
 from card_envs.training.az.settings import AZSettings  # noqa: E402
-from card_envs.training.settings import TableSettings  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -175,9 +175,9 @@ SMALL = AZSettings(iterations=2, games=2, sims=4, width=2, eval_games=4, workers
 
 def test_samples_do_not_depend_on_how_the_games_are_split(uno_net_dir: Path) -> None:
     knobs = SMALL.search_knobs()
-    whole = play_games("uno", 4, {}, str(uno_net_dir), knobs, None, [7, 8])
+    whole = play_games(Table.of("uno", 4), str(uno_net_dir), knobs, None, [7, 8])
     parts = Samples.concatenate(
-        [play_games("uno", 4, {}, str(uno_net_dir), knobs, None, [s]) for s in (7, 8)]
+        [play_games(Table.of("uno", 4), str(uno_net_dir), knobs, None, [s]) for s in (7, 8)]
     )
     assert len(whole) > 0
     for name in ("observations", "masks", "policies", "values", "games"):
@@ -192,7 +192,7 @@ def test_samples_do_not_depend_on_how_the_games_are_split(uno_net_dir: Path) -> 
 def test_a_run_in_miniature_writes_its_files_and_a_resumed_run_ends_where_a_straight_one_does(
     tmp_path: Path,
 ) -> None:
-    table = TableSettings("uno", 4)
+    table = Table.of("uno", 4)
     straight = tmp_path / "straight"
     train_az(table, SMALL, straight, progress=lambda line: None)
     rows = (straight / "progress.csv").read_text().splitlines()

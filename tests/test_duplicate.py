@@ -12,6 +12,7 @@ import pytest
 from card_envs.core.policy import RandomAgent
 from card_envs.core.ranking import rank_rewards
 from card_envs.core.registry import game_class, game_specs
+from card_envs.core.table import Table
 from card_envs.evaluation.stats import bounded_mean_interval, unit_means
 from card_envs.evaluation.tournament import GameRecord, deal_seed, summarise, tournament
 from card_envs.records.record import read_record, state_digest
@@ -105,8 +106,8 @@ def paired_games(deals: int) -> list[GameRecord]:
 
 def test_paired_intervals_take_one_value_per_deal():
     records = paired_games(40)
-    paired = summarise("climb", 3, {}, 0, ["A", "B", "C"], records, 1.0, duplicate=True)
-    unpaired = summarise("climb", 3, {}, 0, ["A", "B", "C"], records, 1.0)
+    paired = summarise(Table.of("uno", 3), 0, ["A", "B", "C"], records, 1.0, duplicate=True)
+    unpaired = summarise(Table.of("uno", 3), 0, ["A", "B", "C"], records, 1.0)
     a, plain = paired.agents[0], unpaired.agents[0]
     assert (paired.deals, a.games) == (40, 120)
     assert a.mean_rank.value == pytest.approx(2.0) and a.win_rate.value == pytest.approx(1 / 3)
@@ -132,7 +133,7 @@ def test_paired_intervals_of_varied_deals_are_the_bootstrap_over_deal_means():
         GameRecord(r.entries, ranks, rank_rewards(ranks), r.infos, 10, False, 0)
         for r, ranks in zip(records[:3], wins, strict=True)
     ]
-    result = summarise("climb", 3, {}, 0, ["A", "B", "C"], records, 1.0, duplicate=True)
+    result = summarise(Table.of("uno", 3), 0, ["A", "B", "C"], records, 1.0, duplicate=True)
     a = result.agents[0]
     deal_means = unit_means(ranks_of(records, 0), [r.deal for r in records])
     assert deal_means[0] == 1.0 and deal_means[1:] == [2.0] * 39
@@ -144,7 +145,7 @@ def test_paired_intervals_of_varied_deals_are_the_bootstrap_over_deal_means():
 def test_summarising_paired_games_needs_their_deals():
     record = GameRecord([0, 1, 2], [1, 2, 3], rank_rewards([1, 2, 3]), [{}] * 3, 10, False)
     with pytest.raises(ValueError, match="deal=None"):
-        summarise("climb", 3, {}, 0, ["A", "B", "C"], [record], 1.0, duplicate=True)
+        summarise(Table.of("uno", 3), 0, ["A", "B", "C"], [record], 1.0, duplicate=True)
 
 
 class StopsAtGame(RandomAgent):

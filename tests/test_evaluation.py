@@ -7,6 +7,7 @@ import math
 
 import pytest
 
+from card_envs.core.table import Table
 from card_envs.evaluation.stats import (
     SMALL_SAMPLE,
     League,
@@ -235,7 +236,7 @@ def test_pooled_copies_count_each_game_once_with_the_mean_over_their_seats():
 
     # line-up A, B, A, B; game 1 seats them A B A B, game 2 B A B A; ranks by seat 1, 2, 3, 4
     records = [game([0, 1, 2, 3], [1, 2, 3, 4]), game([1, 2, 3, 0], [1, 2, 3, 4])]
-    result = summarise("climb", 4, {}, 0, ["A", "B"], records, 1.0, agent_of=[0, 1, 0, 1])
+    result = summarise(Table.of("uno", 4), 0, ["A", "B"], records, 1.0, agent_of=[0, 1, 0, 1])
     a, b = result.agents
     assert (a.name, a.games, b.games) == ("A", 2, 2)
     assert a.mean_rank.value == pytest.approx(2.5)  # game 1: ranks 1, 3; game 2: ranks 2, 4
@@ -254,7 +255,7 @@ def test_shared_first_places_are_wins_for_each_but_not_outright_wins():
 
     # four games of seats A B C D: A and B share first twice, A wins alone once, C once
     records = [game([1, 1, 3, 4]), game([1, 1, 4, 3]), game([1, 2, 3, 4]), game([2, 3, 1, 4])]
-    result = summarise("climb", 4, {}, 0, ["A", "B", "C", "D"], records, 1.0)
+    result = summarise(Table.of("uno", 4), 0, ["A", "B", "C", "D"], records, 1.0)
     wins = [a.win_rate.value for a in result.agents]
     outright = [a.outright_win_rate.value for a in result.agents]
     assert wins == [0.75, 0.5, 0.25, 0.0] and sum(wins) > 1
@@ -273,7 +274,7 @@ def test_pooled_copies_sharing_first_place_among_themselves_win_outright():
 
     # line-up A, B, A, B: A's two seats share first; then A and B share it; then B alone
     records = [game([1, 3, 1, 4]), game([1, 1, 3, 4]), game([2, 1, 3, 4])]
-    result = summarise("climb", 4, {}, 0, ["A", "B"], records, 1.0, agent_of=[0, 1, 0, 1])
+    result = summarise(Table.of("uno", 4), 0, ["A", "B"], records, 1.0, agent_of=[0, 1, 0, 1])
     a, b = result.agents
     assert (a.win_rate.value, a.outright_win_rate.value) == (pytest.approx(2 / 3), pytest.approx(1 / 3))
     assert (b.win_rate.value, b.outright_win_rate.value) == (pytest.approx(2 / 3), pytest.approx(1 / 3))

@@ -10,13 +10,14 @@ import pytest
 from card_envs.agents.policy_spec import rule_spec
 from card_envs.agents.registry import rule_agent_spec
 from card_envs.cli import evaluate
+from card_envs.core.table import Table
 from card_envs.evaluation import gauntlet as G
 from card_envs.evaluation import report as report_module
 from card_envs.evaluation.stats import Estimate
 
 
 def names(game: str, players: int, extra=()) -> list[str]:
-    return [lineup.name for lineup in G.lineups(game, players, extra)]
+    return [lineup.name for lineup in G.lineups(Table.of(game, players), extra)]
 
 
 def test_the_line_ups_are_the_rule_agents_other_knobs_random_heuristic_a_mix_and_the_extras():
@@ -30,7 +31,7 @@ def test_the_line_ups_are_the_rule_agents_other_knobs_random_heuristic_a_mix_and
         "greedy:old x3",
         "rule, random, heuristic",
     ]
-    lineup = G.lineups("tock", 4)[0]
+    lineup = G.lineups(Table.of("tock", 4))[0]
     assert lineup.opponents == (knobs[0],) * 3 and "rule x3" not in names("tock", 4)  # not the default
 
 
@@ -48,7 +49,7 @@ def test_search_players_join_before_the_extras(monkeypatch):
 
 def test_bad_extra_line_ups_and_tables_are_refused_before_any_game():
     with pytest.raises(ValueError, match="needs 1 spec or 3"):
-        G.lineups("uno", 4, [("rule", "random")])
+        G.lineups(Table.of("uno", 4), [("rule", "random")])
     with pytest.raises(ValueError, match="genius"):
         G.gauntlet("uno", "rule", 4, games=2, extra=["genius"])
     with pytest.raises(ValueError, match="games must be >= 1"):
@@ -121,18 +122,13 @@ def test_evaluate_gauntlet_takes_a_runs_table_from_its_settings(tmp_path, capsys
     (run / "settings.json").write_text(json.dumps(settings))
     seen = {}
 
-    def fake_gauntlet(game, agent, num_players, games, **kwargs):
-        seen.update(game=game, players=num_players, rules=kwargs["rules"], extra=kwargs["extra"])
+    def fake_gauntlet(table, agent, **kwargs):
+        seen.update(table=table, extra=kwargs["extra"])
         return G.GauntletResult(agent, [])
 
     monkeypatch.setattr(G, "gauntlet", fake_gauntlet)
     evaluate.main(["--gauntlet", f"greedy:{run}", "--opponents", "rule,random"])
-    assert seen == {
-        "game": "tock",
-        "players": 3,
-        "rules": {"opponent_choice": "nearest"},
-        "extra": [["rule", "random"]],
-    }
+    assert seen == {"table": Table.of("tock", 3, opponent_choice="nearest"), "extra": [["rule", "random"]]}
     with pytest.raises(SystemExit) as exit_info:
         evaluate.main(["--gauntlet", f"greedy:{run}", "--players", "4"])
     assert exit_info.value.code == 2 and "this table is 4-player tock" in capsys.readouterr().err

@@ -9,6 +9,7 @@ import numpy as np
 import torch
 
 from card_envs.agents.pretrained import load_pretrained
+from card_envs.core.table import Table
 from card_envs.training.improvement import (
     Valued,
     collect_valued,
@@ -19,7 +20,7 @@ from card_envs.training.improvement import (
 
 
 def test_each_decision_compares_the_networks_own_move_first_in_the_same_worlds() -> None:
-    valued = value_decisions("chipit", 4, "pretrained", [3], 3, 4, "rule")
+    valued = value_decisions(Table.of("chipit", 4), "pretrained", [3], 3, 4, "rule")
     net = load_pretrained("chipit", 4)
     own = np.argmax(net.logits(valued.observations, valued.masks), axis=1)
     assert len(valued) > 20 and set(valued.games.tolist()) == {3}
@@ -35,8 +36,8 @@ def test_each_decision_compares_the_networks_own_move_first_in_the_same_worlds()
 
 
 def test_the_same_seeds_give_the_same_values_in_one_process_or_two() -> None:
-    alone = value_decisions("uno", 3, "pretrained", [5, 6, 7], 2, 3, "rule")
-    shared = collect_valued("uno", 3, "pretrained", 3, 2, 3, "rule", seed=5, workers=2)
+    alone = value_decisions(Table.of("uno", 3), "pretrained", [5, 6, 7], 2, 3, "rule")
+    shared = collect_valued(Table.of("uno", 3), "pretrained", 3, 2, 3, "rule", seed=5, workers=2)
     assert set(alone.games.tolist()) == {5, 6, 7}
     for name in Valued.__dataclass_fields__:
         assert np.array_equal(getattr(alone, name), getattr(shared, name)), name

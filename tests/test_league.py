@@ -15,6 +15,7 @@ from card_envs.agents.registry import rule_agent_spec
 from card_envs.agents.specs import check_spec, make_policy
 from card_envs.cli import train as train_cli
 from card_envs.core.registry import game_spec
+from card_envs.core.table import Table
 from card_envs.envs.vector import BatchedCardGameEnv
 from card_envs.training.league import LeagueSettings, league_pool
 from card_envs.training.league_play import Entry, League, LeagueVecEnv
@@ -94,17 +95,17 @@ def test_an_entry_scores_its_first_window_games_as_a_mean_then_as_a_moving_avera
 
 
 def test_snapshots_join_the_pool_and_the_oldest_leave_beyond_the_count():
-    league = League.build(game_spec("uno"), 4, LeagueSettings(rule_players=1, snapshots=2), seed=0)
+    league = League.build(Table.of("uno", 4), LeagueSettings(rule_players=1, snapshots=2), seed=0)
     for steps in (0, 100, 200):
         league.add_snapshot(object(), steps)
     assert [e.name for e in league.entries][2:] == ["self@100", "self@200"]
-    none_kept = League.build(game_spec("uno"), 4, LeagueSettings(rule_players=0, snapshots=0), seed=0)
+    none_kept = League.build(Table.of("uno", 4), LeagueSettings(rule_players=0, snapshots=0), seed=0)
     none_kept.add_snapshot(object(), 5)
     assert [e.name for e in none_kept.entries] == ["rule"]
 
 
 def league_env(game: str, seed: int, num_envs: int = 16) -> LeagueVecEnv:
-    league = League.build(game_spec(game), 4, LeagueSettings(rule_players=3, others=("random",)), seed=0)
+    league = League.build(Table.of(game, 4), LeagueSettings(rule_players=3, others=("random",)), seed=0)
     env = BatchedCardGameEnv(game, num_envs, 4, opponents=league.seats(3, num_envs))
     vec_env = LeagueVecEnv(env, league)
     vec_env.seed(seed)
@@ -144,9 +145,7 @@ def test_each_game_draws_its_opponents_at_its_deal_and_reports_to_them(game):
 
 def test_the_shipped_agent_plays_in_the_league_on_the_batched_engine():
     """``--league-others pretrained``: another trained agent in the pool, one pass for its rows."""
-    league = League.build(
-        game_spec("tock"), 4, LeagueSettings(rule_players=0, others=("pretrained",)), seed=0
-    )
+    league = League.build(Table.of("tock", 4), LeagueSettings(rule_players=0, others=("pretrained",)), seed=0)
     env = BatchedCardGameEnv("tock", 8, 4, opponents=league.seats(3, 8))
     vec_env = LeagueVecEnv(env, league)
     vec_env.seed(3)
@@ -156,7 +155,7 @@ def test_the_shipped_agent_plays_in_the_league_on_the_batched_engine():
 
 
 def test_a_table_of_one_entry_reports_each_game_once_with_its_score():
-    league = League.build(game_spec("tock"), 4, LeagueSettings(rule_players=0), seed=0)
+    league = League.build(Table.of("tock", 4), LeagueSettings(rule_players=0), seed=0)
     env = BatchedCardGameEnv("tock", 8, 4, opponents=league.seats(3, 8))
     vec_env = LeagueVecEnv(env, league)
     vec_env.seed(0)

@@ -8,6 +8,7 @@ import json
 import pytest
 
 from card_envs.core.ranking import rank_rewards
+from card_envs.core.table import Table
 from card_envs.evaluation.tables import WIN_DEFINITION
 from card_envs.evaluation.tournament import GameRecord, TournamentResult, summarise
 
@@ -15,7 +16,7 @@ from card_envs.evaluation.tournament import GameRecord, TournamentResult, summar
 RANKS = [[1, 2, 3], [1, 1, 3], [2, 1, 3], [3, 2, 1]]
 
 
-def climb_result(games: int, names: tuple[str, ...] = ("A", "B", "C")) -> TournamentResult:
+def sample_result(games: int, names: tuple[str, ...] = ("A", "B", "C")) -> TournamentResult:
     records = [
         GameRecord(
             [0, 1, 2],
@@ -27,7 +28,7 @@ def climb_result(games: int, names: tuple[str, ...] = ("A", "B", "C")) -> Tourna
         )
         for ranks in (RANKS[i % 4] for i in range(games))
     ]
-    return summarise("climb", 3, {}, 0, list(names), records, 2.0)
+    return summarise(Table.of("uno", 3), 0, list(names), records, 2.0)
 
 
 def flat(text: str) -> str:
@@ -35,10 +36,10 @@ def flat(text: str) -> str:
 
 
 def test_the_terminal_tables_are_titled_with_the_line_up_and_label_every_figure():
-    result = climb_result(40)
+    result = sample_result(40)
     text = result.table()
     lines = text.splitlines()
-    assert lines[0] == "3-player climb, 40 games: A, B, C"
+    assert lines[0] == "3-player uno, 40 games: A, B, C"
     a = result.agents[0]
     assert (a.win_rate.value, a.outright_win_rate.value) == (0.5, 0.25)  # games 1 and 2; 1 alone
     assert a.mean_reward.value == 0.125  # rewards 1, 0.5 (first shared), 0, -1
@@ -54,12 +55,12 @@ def test_the_terminal_tables_are_titled_with_the_line_up_and_label_every_figure(
         "1.00",
         "2.00",
     ]
-    assert "40 games of 3-player climb, seats rotated, seed 0; 0 truncated;" in text
+    assert "40 games of 3-player uno, seats rotated, seed 0; 0 truncated;" in text
     assert WIN_DEFINITION in flat(text) and "small sample" not in text
 
 
 def test_small_samples_are_flagged_in_the_table():
-    text = climb_result(10).table()
+    text = sample_result(10).table()
     row = next(line for line in text.splitlines() if line.split()[:1] == ["A"])
     assert row.split()[1] == "10*"
     assert "Fewer than 30 games: a small sample" in flat(text)
@@ -71,7 +72,7 @@ def test_the_report_files_carry_every_figure(tmp_path):
 
     from card_envs.evaluation.report import write_report
 
-    first, second = climb_result(40), climb_result(12, ("rule", "random", "random (2)"))
+    first, second = sample_result(40), sample_result(12, ("rule", "random", "random (2)"))
     curve = tmp_path / "evaluations.csv"
     curve.write_text(
         "steps,games,win_rate,win_low,win_high,mean_reward,reward_low,reward_high\n"
@@ -91,8 +92,8 @@ def test_the_report_files_carry_every_figure(tmp_path):
     assert data[0]["win_definition"] == WIN_DEFINITION and data[0]["small_sample_below"] == 30
 
     report = (tmp_path / "out" / "report.md").read_text()
-    assert "## 3-player climb, 40 games: A, B, C" in report
-    assert "## 3-player climb, 12 games: rule, random, random (2)" in report
+    assert "## 3-player uno, 40 games: A, B, C" in report
+    assert "## 3-player uno, 12 games: rule, random, random (2)" in report
     a = first.agents[0]
     cells = [f"{a.mean_reward:+.3f}", f"{a.win_rate:.1%}", f"{a.outright_win_rate:.1%}", f"{a.mean_rank:.2f}"]
     assert "| `A` | 40 | " + " | ".join(cells) + " |" in report
@@ -121,7 +122,7 @@ def test_without_matplotlib_the_report_still_has_its_tables(tmp_path, monkeypatc
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
-    written = write_report([climb_result(8)], tmp_path)
+    written = write_report([sample_result(8)], tmp_path)
     assert [p.name for p in written] == ["results.json", "report.md"]
     report = (tmp_path / "report.md").read_text()
     assert "| `points` |" in report and "## Plots" not in report

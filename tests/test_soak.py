@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from card_envs.core.registry import game_specs
+from card_envs.core.table import Table
 from card_envs.evaluation.soak import InvariantError, check_ranks, soak_game
 from tests.toy_game import DRAW, ClimbGame
 
@@ -18,7 +19,7 @@ REPO = Path(__file__).resolve().parents[1]
 @pytest.mark.parametrize("game", sorted(game_specs()))
 def test_random_games_of_every_game_pass_the_soak_checks(game):
     for seed in range(5):
-        result = soak_game(game, 3, {}, seed)
+        result = soak_game(Table.of(game, 3), seed)
         assert result.error is None and result.steps > 0
 
 
@@ -41,12 +42,12 @@ class NoMoves(ClimbGame):
 
 
 def test_a_card_lost_or_an_empty_mask_is_reported_with_the_seed_not_raised():
-    lost = [soak_game(LosesCards(3), 3, {}, seed).error for seed in range(30)]
+    lost = [soak_game(LosesCards(3), seed).error for seed in range(30)]
     assert any(error and "inconsistent state" in error for error in lost)
-    stuck = soak_game(NoMoves(2), 2, {}, seed=0)
+    stuck = soak_game(NoMoves(2), seed=0)
     assert stuck.error is not None and "no legal action for player" in stuck.error
     # the same arguments give the same failure: the report is a reproduction
-    assert [soak_game(LosesCards(3), 3, {}, seed).error for seed in range(30)] == lost
+    assert [soak_game(LosesCards(3), seed).error for seed in range(30)] == lost
 
 
 def test_invalid_ranks_are_caught():

@@ -20,6 +20,7 @@ from card_envs.core.extras import extra_providing, missing_extra_message
 from card_envs.core.game import CardGame
 from card_envs.core.policy import Policy
 from card_envs.core.registry import game_class, game_specs
+from card_envs.core.table import Table
 
 
 class HelpFormatter(argparse.RawDescriptionHelpFormatter):
@@ -211,7 +212,8 @@ def policies_for(
 ) -> tuple[list[Policy], list[str]]:
     """A policy and a short name per spec, or a usage error naming the bad spec."""
     try:
-        policies = [make_policy(spec, game.name, game.num_players) for spec in specs]
+        table = Table.of(game.name, game.num_players, **game.rules)
+        policies = [make_policy(spec, table) for spec in specs]
     except ValueError as error:
         fail(parser, str(error))
     return policies, [spec_label(spec) for spec in specs]

@@ -47,6 +47,7 @@ from card_envs.cli.args import (
     whole,
 )
 from card_envs.core.processes import exit_on_sigterm
+from card_envs.core.table import Table
 
 if TYPE_CHECKING:
     from card_envs.evaluation.tournament import TournamentResult
@@ -201,7 +202,7 @@ def main(argv: list[str] | None = None) -> None:
                 "'self' is a training opponent (the learner's past snapshots);"
                 " evaluate a trained run with greedy:PATH",
             )
-    rules = game_rules(parser, args)
+    table = Table.of(args.game, args.players, **game_rules(parser, args))
     check_output_folder(parser, args.out, "--out")
     check_output_folder(parser, args.record, "--record")
 
@@ -212,10 +213,9 @@ def main(argv: list[str] | None = None) -> None:
             record_dir = record_dir / f"lineup-{number}"
         try:
             result = tournament(
-                args.game,
+                table,
                 entries,
                 args.games,
-                rules,
                 seed=args.seed,
                 workers=args.workers,
                 progress=report_progress,

@@ -18,6 +18,7 @@ from card_envs.agents.policy_spec import PolicySpec
 from card_envs.agents.runs import run_settings
 from card_envs.agents.specs import check_spec
 from card_envs.cli.args import check_output_folder, fail, game_rules
+from card_envs.core.table import Table
 
 
 def _saved_table(parser: argparse.ArgumentParser, specs: list[str]) -> dict[str, Any] | None:
@@ -34,8 +35,8 @@ def _saved_table(parser: argparse.ArgumentParser, specs: list[str]) -> dict[str,
     return None
 
 
-def _checked(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[str, Any]:
-    """Fill in the table from a run's settings, check every argument; return the rules."""
+def _checked(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Table:
+    """Fill in the table from a run's settings, check every argument; return the table."""
     for flag, given in (("--sample", args.sample), ("--pool-copies", args.pool_copies)):
         if given:
             fail(parser, f"{flag} does not go with --gauntlet (name a sampling agent model:PATH)")
@@ -46,21 +47,21 @@ def _checked(parser: argparse.ArgumentParser, args: argparse.Namespace) -> dict[
         args.rule = args.rule or list(saved["rules"].items())
     args.game = args.game or "uno"
     args.players = args.players or 4
-    rules = game_rules(parser, args)
-    others = args.players - 1
+    table = Table.of(args.game, args.players, **game_rules(parser, args))
+    others = table.num_players - 1
     try:
         for spec in args.gauntlet:
-            check_spec(spec, args.game, args.players, what="--gauntlet")
+            check_spec(spec, table, what="--gauntlet")
         for seats in args.opponents or []:
             if len(seats) not in (1, others):
                 fail(parser, f"--opponents {','.join(seats)}: needs 1 spec or {others} (one per other seat)")
             for spec in seats:
-                check_spec(spec, args.game, args.players, what="--opponents")
+                check_spec(spec, table, what="--opponents")
     except ValueError as error:
         fail(parser, str(error))
     check_output_folder(parser, args.out, "--out")
     check_output_folder(parser, args.record, "--record")
-    return rules
+    return table
 
 
 def run_gauntlet(
@@ -70,7 +71,7 @@ def run_gauntlet(
     from card_envs.evaluation.gauntlet import gauntlet
     from card_envs.evaluation.report import write_report
 
-    rules = _checked(parser, args)
+    table = _checked(parser, args)
     extra = [seats[0] if len(seats) == 1 else seats for seats in args.opponents or []]
     outcomes = []
     for number, agent in enumerate(args.gauntlet, start=1):
@@ -78,14 +79,12 @@ def run_gauntlet(
         if record_dir is not None and len(args.gauntlet) > 1:
             record_dir = record_dir / f"agent-{number}"
         outcome = gauntlet(
-            args.game,
+            table,
             agent,
-            args.players,
-            args.games,
+            games=args.games,
             seed=args.seed,
             workers=args.workers,
             extra=extra,
-            rules=rules,
             progress=progress,
             record_dir=record_dir,
             on_result=lambda done: print(done.result.table(), end="\n\n", flush=True),

@@ -44,8 +44,9 @@ RECIPE_NAMES = ("quick", "full")
 TIMESTEPS_WITHOUT_RECIPE = 50_000
 
 if TYPE_CHECKING:
+    from card_envs.core.table import Table
     from card_envs.integrations.rllib_settings import RllibSettings
-    from card_envs.training.settings import TableSettings, TrainSettings
+    from card_envs.training.settings import TrainSettings
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -259,7 +260,7 @@ def free_run_dir(base: Path) -> Path:
     return candidate
 
 
-def report(table: TableSettings, seed: int, out: Path, games: int) -> None:
+def report(table: Table, seed: int, out: Path, games: int) -> None:
     """The trained agent and, as the baseline, a rule-based player, each in the same rotating
     seats against the same opponents and deals."""
     from card_envs.evaluation.tournament import tournament
@@ -270,7 +271,7 @@ def report(table: TableSettings, seed: int, out: Path, games: int) -> None:
         print(f"vs {others} {opponents} players, {games} games, seats rotated:")
         for name, entry in players:
             lineup = [entry, *[opponents] * others]
-            a = tournament(table.spec, lineup, games, dict(table.rules), seed=seed + 1).agents[0]
+            a = tournament(table, lineup, games, seed=seed + 1).agents[0]
             print(
                 f"  {name:<18} win rate {a.win_rate:.1%}, mean rank {a.mean_rank:.2f},"
                 f" mean reward {a.mean_reward:+.3f}"

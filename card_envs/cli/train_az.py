@@ -48,16 +48,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 @exits_on_missing_extra("train.py")
 def main(argv: list[str] | None = None) -> None:
+    from card_envs.core.table import Table
     from card_envs.training.az.run import CHECKPOINT, train_az
     from card_envs.training.az.settings import AZSettings
-    from card_envs.training.settings import TableSettings
 
     parser = build_parser()
     args = parser.parse_args(argv)
     exit_on_sigterm()
     rules = game_rules(parser, args)
     out = args.out or Path("runs") / f"{args.game}-{args.players}p-az"
-    table = TableSettings(args.game, args.players, rules)
+    table = Table.of(args.game, args.players, **rules)
     try:
         settings = dataclass_values(args, AZSettings, seed=args.seed)
         settings.check(table)

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from card_envs.agents.specs import PolicyLike, spec_label
-from card_envs.core.registry import game_class
+from card_envs.core.registry import GameRef
+from card_envs.core.table import Table
 from card_envs.evaluation.tournament import tournament
 
 
@@ -39,7 +40,7 @@ class MatchResult:
 
 def evaluate(
     policy: PolicyLike,
-    game: str = "uno",
+    game: Table | GameRef = "uno",
     num_players: int | None = None,
     opponents: PolicyLike | Sequence[PolicyLike] = "rule",
     episodes: int = 200,
@@ -49,9 +50,11 @@ def evaluate(
 ) -> MatchResult:
     """Play ``episodes`` games of ``policy`` against ``opponents`` (one spec for all other
     seats, or one per seat), seats rotated. A win is finishing first (rank 1)."""
-    n = num_players or game_class(game).default_players
-    others: list[Any] = list(opponents) if isinstance(opponents, (list, tuple)) else [opponents] * (n - 1)
-    result = tournament(game, [policy, *others], episodes, rules, seed=seed, workers=workers)
+    table = Table.of(game, num_players, **rules)
+    others: list[Any] = (
+        list(opponents) if isinstance(opponents, (list, tuple)) else [opponents] * (table.num_players - 1)
+    )
+    result = tournament(table, [policy, *others], episodes, seed=seed, workers=workers)
     agent = result.agents[0]
     return MatchResult(
         opponents=spec_label(opponents) if isinstance(opponents, str) else repr(opponents),

@@ -32,7 +32,8 @@ from card_envs.agents.policy_spec import rule_spec
 from card_envs.agents.registry import heuristic_class, rule_agent_spec
 from card_envs.agents.specs import PolicyLike, check_spec, spec_label
 from card_envs.core.policy import Policy
-from card_envs.core.registry import game_class
+from card_envs.core.registry import GameRef
+from card_envs.core.table import Table
 from card_envs.evaluation.tournament import TournamentResult, tournament
 
 #: Search line-ups of the default gauntlet: one line-up of N - 1 copies per spec, e.g.
@@ -63,7 +64,7 @@ def lineup_name(opponents: Sequence[PolicyLike]) -> str:
     return ", ".join(labels)
 
 
-def _has_heuristic(game: str) -> bool:
+def _has_heuristic(game: GameRef) -> bool:
     try:
         heuristic_class(game)
     except ValueError:
@@ -71,18 +72,18 @@ def _has_heuristic(game: str) -> bool:
     return True
 
 
-def lineups(game: str, num_players: int, extra: Sequence[Opponents] = ()) -> list[Lineup]:
-    """The gauntlet's line-ups at an ``num_players`` table, in the order of the module
-    docstring. An ``extra`` entry is one spec for every other seat, or one per other seat."""
-    others = num_players - 1
+def lineups(table: Table, extra: Sequence[Opponents] = ()) -> list[Lineup]:
+    """The gauntlet's line-ups at ``table``, in the order of the module docstring. An
+    ``extra`` entry is one spec for every other seat, or one per other seat."""
+    others = table.num_players - 1
     if others < 1:
-        raise ValueError(f"num_players must be at least 2 for a gauntlet, got {num_players}")
+        raise ValueError(f"num_players must be at least 2 for a gauntlet, got {table.num_players}")
 
     def copies(spec: PolicyLike) -> tuple[PolicyLike, ...]:
         return (spec,) * others
 
-    heuristic = _has_heuristic(game)
-    tables = [copies(rule_spec(dict(knobs))) for knobs in rule_agent_spec(game).knob_mix]
+    heuristic = _has_heuristic(table.spec)
+    tables = [copies(rule_spec(dict(knobs))) for knobs in rule_agent_spec(table.spec).knob_mix]
     tables.append(copies("random"))
     if heuristic:
         tables.append(copies("heuristic"))
@@ -160,7 +161,7 @@ class GauntletResult:
 
 
 def gauntlet(
-    game: str,
+    game: Table | GameRef,
     agent_spec: PolicyLike,
     num_players: int | None = None,
     games: int = 500,
@@ -182,27 +183,25 @@ def gauntlet(
     The table, the rules and every spec of every line-up are checked before any game is
     played (a model without loading it), so a bad extra fails at once, not an hour in.
     """
-    n = num_players or game_class(game).default_players
-    game_class(game).from_rules(n, **(rules or {}))
+    table = Table.of(game, num_players, **(rules or {}))
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
-    tables = lineups(game, n, extra)
-    for spec in {s for t in tables for s in (agent_spec, *t.opponents) if isinstance(s, str)}:
-        check_spec(spec, game, n)
+    lineups_played = lineups(table, extra)
+    for spec in {s for t in lineups_played for s in (agent_spec, *t.opponents) if isinstance(s, str)}:
+        check_spec(spec, table)
     results = []
-    for number, table in enumerate(tables, start=1):
+    for number, lineup in enumerate(lineups_played, start=1):
         result = tournament(
-            game,
-            [agent_spec, *table.opponents],
+            table,
+            [agent_spec, *lineup.opponents],
             games,
-            rules,
             seed=seed,
             workers=workers,
             progress=progress,
             record_dir=Path(record_dir) / f"lineup-{number}" if record_dir is not None else None,
             duplicate=duplicate,
         )
-        done = LineupResult(table, result)
+        done = LineupResult(lineup, result)
         if on_result is not None:
             on_result(done)
         results.append(done)

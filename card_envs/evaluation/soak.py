@@ -1,24 +1,22 @@
 """Random games with every invariant checked: the library side of ``bench/soak.py`` and the
 property tests.
 
-A soak game is fully determined by ``(game, num_players, rules, seed)``: the
+A soak game is fully determined by its table (game, players, rules) and ``seed``: the
 deal uses ``seed`` and the random players draw from ``default_rng(seed)``, so a
-failure is reproduced by :func:`soak_game` with the same arguments.
+failure is reproduced by :func:`soak_game` with the same table and seed.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from card_envs.core.game import CardGame
 from card_envs.core.play import play_game
 from card_envs.core.policy import RandomAgent
-from card_envs.core.registry import game_class
+from card_envs.core.table import Table
 
 
 class InvariantError(AssertionError):
@@ -74,15 +72,13 @@ def check_decider(game: CardGame) -> None:
         raise InvariantError(f"no legal action for player {game.current_player} in {game.phase!r}")
 
 
-def soak_game(
-    game: str | CardGame, num_players: int, rules: Mapping[str, Any], seed: int, max_steps: int | None = None
-) -> SoakResult:
+def soak_game(game: Table | CardGame, seed: int, max_steps: int | None = None) -> SoakResult:
     """Play one game with uniformly random legal actions and check it; never raises on a rule bug.
 
     Every step checks :func:`check_decider`; the end checks :func:`check_end`. An
     exception of the engine is a failure too.
     """
-    engine = game if isinstance(game, CardGame) else game_class(game).from_rules(num_players, **rules)
+    engine = game if isinstance(game, CardGame) else game.engine()
     steps = 0
 
     def count(_game: CardGame, _seat: int) -> None:  # the steps so far, for a failure's report

@@ -38,8 +38,8 @@ from card_envs.core.game import SEED_BOUND
 from card_envs.core.play import play_game
 from card_envs.core.processes import worker_pool
 from card_envs.core.ranking import rank_rewards
-from card_envs.core.registry import GameRef, game_spec, register
-from card_envs.core.spec import GameSpec
+from card_envs.core.registry import GameRef, register
+from card_envs.core.table import Table
 from card_envs.evaluation import tables
 from card_envs.evaluation.stats import (
     SMALL_SAMPLE,
@@ -146,9 +146,7 @@ class TournamentResult:
 
 @dataclass(frozen=True)
 class _Chunk:
-    game: GameSpec  # the spec travels, so a worker knows games registered outside card_envs
-    num_players: int
-    rules: dict[str, Any]
+    table: Table  # its spec travels, so a worker knows games registered outside card_envs
     lineup: list[PolicyLike]
     seed: int
     first: int
@@ -180,10 +178,10 @@ def _play_chunk(chunk: _Chunk) -> list[GameRecord]:
 def _play_games(chunk: _Chunk, into: list[GameRecord]) -> list[GameRecord]:
     """Play the chunk's games, appending each record to ``into`` as soon as the game ends (so
     a tournament stopped in its own process keeps the games it finished)."""
-    register(chunk.game)
-    game = chunk.game.engine_class().from_rules(chunk.num_players, **chunk.rules)
+    register(chunk.table.spec)
+    game = chunk.table.engine()
     n = game.num_players
-    agents = [make_policy(spec, chunk.game, n) for spec in chunk.lineup]
+    agents = [make_policy(spec, chunk.table) for spec in chunk.lineup]
     if "torch" in sys.modules:  # a model policy: one thread per process, they run small networks
         sys.modules["torch"].set_num_threads(1)  # (a rule-only line-up never imports torch)
     recorder = game.recorder = GameRecorder(chunk.record_dir) if chunk.record_dir else None
@@ -215,7 +213,7 @@ def _names(lineup: Sequence[PolicyLike]) -> list[str]:
 
 
 def tournament(
-    game: GameRef,
+    game: Table | GameRef,
     lineup: Sequence[PolicyLike],
     games: int = 1000,
     rules: dict[str, Any] | None = None,
@@ -246,12 +244,11 @@ def tournament(
     one game, it is called with the games finished so far (``result.partial``; with
     ``duplicate``, the whole deals finished) before the exception goes on.
     """
-    rules = dict(rules or {})
     n = len(lineup)
-    game_facts = game_spec(game)  # the one look-up: the spec goes down, to the workers too
-    engine = game_facts.engine_class().from_rules(n, **rules)  # checks player count and rules now
+    table = Table.of(game, n, **(rules or {}))  # the one look-up and check: it goes down, to the workers too
+    engine = table.engine()
     for spec in lineup:
-        make_policy(spec, game_facts, n)  # and every agent spec, before any work starts
+        make_policy(spec, table)  # every agent spec is checked before any work starts
     if games < 1:
         raise ValueError(f"games must be >= 1, got {games}")
     if duplicate:
@@ -263,9 +260,7 @@ def tournament(
     record_path = Path(record_dir) if record_dir is not None else None
     chunks = [
         _Chunk(
-            game_facts,
-            n,
-            rules,
+            table,
             list(lineup),
             seed,
             first,
@@ -282,9 +277,7 @@ def tournament(
         labels = [spec_label(spec) for spec in lineup]
         agents = list(dict.fromkeys(labels))
         agent_of = [agents.index(x) for x in labels]
-    summary = functools.partial(
-        summarise, engine.name, n, rules, seed, agents, agent_of=agent_of, duplicate=duplicate
-    )
+    summary = functools.partial(summarise, table, seed, agents, agent_of=agent_of, duplicate=duplicate)
     start = time.perf_counter()
     finished: dict[int, list[GameRecord]] = {}  # a chunk's first game -> its games finished
     try:
@@ -331,9 +324,7 @@ def _finished_games(finished: dict[int, list[GameRecord]], deal_size: int) -> li
 
 
 def summarise(
-    game: str,
-    num_players: int,
-    rules: dict[str, Any],
+    table: Table,
     seed: int,
     names: list[str],
     records: list[GameRecord],
@@ -366,7 +357,7 @@ def summarise(
             "outright": [],
             "infos": [],
             "units": [],
-            "seats": [0] * num_players,
+            "seats": [0] * table.num_players,
         }
         for _ in names
     ]
@@ -393,7 +384,7 @@ def summarise(
             AgentStats(
                 name=name,
                 games=len(data["ranks"]),
-                **_estimates(data, num_players, duplicate),
+                **_estimates(data, table.num_players, duplicate),
                 rating=league.ordinal(name),
                 rating_sigma=league.sigma(name),
                 seat_games=data["seats"],
@@ -401,9 +392,9 @@ def summarise(
             )
         )
     return TournamentResult(
-        game=game,
-        num_players=num_players,
-        rules=rules,
+        game=table.name,
+        num_players=table.num_players,
+        rules=dict(table.rules),
         seed=seed,
         games=len(records),
         agents=stats,

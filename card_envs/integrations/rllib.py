@@ -272,7 +272,7 @@ def train(settings: RllibSettings, out: str | Path, *, force: bool = False) -> d
     table, run, self_play = settings.table, settings.run, settings.self_play()
     ppo = settings.ppo_settings()
     config = ppo_config(
-        table.game,
+        table.name,
         table.num_players,
         dict(table.rules),
         None if self_play else settings.seats(),

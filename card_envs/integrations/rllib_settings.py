@@ -10,14 +10,15 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from card_envs.core.table import Table
 from card_envs.training.settings import (
     PPOSettings,
     RunSettings,
-    TableSettings,
     TrainSettings,
     check_count,
     check_opponents,
     seats_of,
+    table_of,
 )
 
 
@@ -25,7 +26,7 @@ from card_envs.training.settings import (
 class RllibSettings:
     """Everything that defines an RLlib PPO run."""
 
-    table: TableSettings = field(default_factory=TableSettings)
+    table: Table = field(default_factory=table_of)
     #: as for TrainSettings; "self" must fill every other seat (one policy shared by all seats)
     opponents: tuple[str, ...] = ("rule",)
     ppo: PPOSettings = field(default_factory=PPOSettings)
@@ -70,7 +71,6 @@ class RllibSettings:
         return self.ppo.resolved(starts_trained=False)
 
     def check(self) -> None:
-        self.table.check()
         check_opponents(self.opponents, self.table)
         if "self" in self.seats() and not self.self_play():
             raise ValueError("with RLlib, 'self' must fill every other seat (one policy shared by all seats)")
@@ -85,7 +85,7 @@ class RllibSettings:
         run = self.run
         return {
             "backend": "rllib",
-            "game": self.table.game,
+            "game": self.table.name,
             "num_players": self.table.num_players,
             "rules": dict(self.table.rules),
             "opponents": list(self.opponents),

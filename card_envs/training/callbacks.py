@@ -136,10 +136,9 @@ class EvaluationLog(BaseCallback):
         s = self.settings
         lineup: list[Any] = [ModelPolicy(self.model, deterministic=True), *["rule"] * (s.num_players - 1)]
         result = tournament(
-            s.table.spec,
+            s.table,
             lineup,
             s.run.eval_games,
-            dict(s.table.rules),
             seed=s.run.seed + 10_000 + self.count,
             workers=1,
         )

@@ -83,7 +83,7 @@ def play_teacher(
 ) -> Demonstrations:
     """Whole games of ``teacher`` in the learner's seat until at least ``steps`` decisions."""
     env = make_env(**env_kwargs)
-    policy = make_policy(teacher, env_kwargs.get("game", env.game.name), env.game.num_players)
+    policy = make_policy(teacher, env.table)
     rng = np.random.default_rng([seed, 1])
     observations: list[np.ndarray] = []
     masks: list[np.ndarray] = []

@@ -29,7 +29,7 @@ from card_envs.agents.search.settings import SearchSettings
 from card_envs.agents.specs import make_policy
 from card_envs.core.game import CardGame
 from card_envs.core.processes import worker_pool
-from card_envs.core.registry import GameRef, game_spec
+from card_envs.core.table import Table
 
 #: rows of the rollout engine (each world of each decision takes one row per move compared)
 ROWS = 1024
@@ -57,18 +57,17 @@ class Valued:
 
 
 def value_decisions(
-    game: GameRef, num_players: int, network: str, seeds: Sequence[int], width: int, worlds: int, rollout: str
+    table: Table, network: str, seeds: Sequence[int], width: int, worlds: int, rollout: str
 ) -> Valued:
     """Every decision with a choice in the games ``seeds`` of ``network`` (a policy spec with move
     probabilities: ``pretrained``, ``greedy:RUN``) in every seat, its most probable move played,
     valued with ``rollout`` players (a spec) in every seat of the play-outs, cut at the game's
     search horizon at this table (``GameSpec.search_defaults``)."""
-    spec = game_spec(game)
-    cls = spec.engine_class()
-    policy = make_policy(network, spec, num_players)
-    player = make_policy(rollout, spec, num_players)
-    horizon = SearchSettings.from_knobs({}, spec.search_defaults(num_players)).horizon
-    rollouts = BatchedRollouts(spec, cls(num_players), player, player, ROWS, horizon)
+    spec = table.spec
+    policy = make_policy(network, table)
+    player = make_policy(rollout, table)
+    horizon = SearchSettings.from_knobs({}, spec.search_defaults(table.num_players)).horizon
+    rollouts = BatchedRollouts(spec, table.engine(), player, player, ROWS, horizon)
     rows: dict[str, list[Any]] = {f: [] for f in Valued.__dataclass_fields__}
 
     def value(pending: list[tuple[CardGame, list[int], int]], rng: np.random.Generator) -> None:
@@ -93,7 +92,7 @@ def value_decisions(
 
     for seed in seeds:  # a game's values draw from its own generator: the same however split
         rng = np.random.default_rng([seed, 2])
-        g = cls(num_players)
+        g = table.engine()
         g.reset(seed=seed)
         pending: list[tuple[CardGame, list[int], int]] = []
         while not g.is_over:
@@ -120,8 +119,7 @@ def value_decisions(
 
 
 def collect_valued(
-    game: GameRef,
-    num_players: int,
+    table: Table,
     network: str,
     games: int,
     width: int,
@@ -131,12 +129,10 @@ def collect_valued(
     workers: int = 1,
 ) -> Valued:
     """:func:`value_decisions` over ``games`` games (seeds ``seed``...), shared by ``workers`` processes."""
-    name = game_spec(game).name  # a name travels to the workers, which find the spec themselves
     parts = [p for p in np.array_split(np.arange(seed, seed + games), workers) if p.size]
     with worker_pool(min(workers, len(parts))) as pool:
         jobs = [
-            pool.submit(value_decisions, name, num_players, network, p.tolist(), width, worlds, rollout)
-            for p in parts
+            pool.submit(value_decisions, table, network, p.tolist(), width, worlds, rollout) for p in parts
         ]
         return Valued.concatenate([job.result() for job in jobs])
 

@@ -34,7 +34,7 @@ from card_envs.agents.registry import rule_agent_spec
 from card_envs.agents.specs import check_spec
 from card_envs.core.checks import check_float, check_int
 from card_envs.core.fields import option
-from card_envs.core.spec import GameSpec
+from card_envs.core.table import Table
 
 #: the opponents spec that trains against a league
 LEAGUE = "league"
@@ -57,7 +57,7 @@ class LeagueSettings:
     floor: float = option(0.05, "the FLOOR above, which keeps every opponent in play (above 0)")
     window: int = option(200, "games a score averages over", low=1)
 
-    def check(self, game: GameSpec, num_players: int) -> None:
+    def check(self, table: Table) -> None:
         check_int("league_rule_players", self.rule_players, 0, 1000)
         check_int("league_snapshots", self.snapshots, 0, 1000)
         check_int("league_window", self.window, 1, 10**9)
@@ -68,7 +68,7 @@ class LeagueSettings:
                 raise ValueError(
                     f"league_others takes policy specs, not {spec!r} (snapshots: league_snapshots)"
                 )
-            check_spec(spec, game, num_players, what="league opponent")
+            check_spec(spec, table, what="league opponent")
             if spec_kind(spec) == "search":
                 raise ValueError(
                     f"league opponent {spec!r}: a search player decides from the engine, which the"

@@ -12,7 +12,7 @@ import numpy as np
 from card_envs.agents.model import SelfPlayPool
 from card_envs.agents.specs import make_policy
 from card_envs.batched.policy import BatchedPolicy, batched_policy
-from card_envs.core.spec import GameSpec
+from card_envs.core.table import Table
 from card_envs.envs.vector import BatchedCardGameEnv
 from card_envs.training.callbacks import SelfPlaySnapshots
 from card_envs.training.league import LeagueSettings, league_pool
@@ -48,10 +48,10 @@ class League:
     entries: list[Entry] = field(default_factory=list)
 
     @classmethod
-    def build(cls, game: GameSpec, num_players: int, settings: LeagueSettings, seed: int) -> League:
+    def build(cls, table: Table, settings: LeagueSettings, seed: int) -> League:
         entries = [
-            Entry(spec, batched_policy(make_policy(spec, game, num_players)))
-            for spec in league_pool(game.name, settings, seed)
+            Entry(spec, batched_policy(make_policy(spec, table)))
+            for spec in league_pool(table.name, settings, seed)
         ]
         return cls(settings, entries)
 
@@ -157,7 +157,7 @@ class LeagueVecEnv(BatchedVecEnv):
 def league_vec_env(settings: TrainSettings) -> LeagueVecEnv:
     """The run's batched games against a league built from ``settings`` (its opponents
     ``("league",)``), as an SB3 VecEnv seeded with the run's seed."""
-    league = League.build(settings.table.spec, settings.num_players, settings.league, settings.run.seed)
+    league = League.build(settings.table, settings.league, settings.run.seed)
     seats = league.seats(settings.num_players - 1, settings.run.envs)
     env = BatchedCardGameEnv(num_envs=settings.run.envs, opponents=seats, **settings.env_kwargs())
     vec_env = LeagueVecEnv(env, league)

@@ -281,7 +281,7 @@ def imitate_teacher(
     steps, epochs = imitation.steps, imitation.epochs
     print(f"imitating {teacher}: {steps:,} decisions, {epochs} passes", flush=True)
     workers = min(settings.run.envs, os.cpu_count() or 1)  # --vectorized may ask for dozens of games
-    searches = make_policy(teacher, settings.table.spec, settings.table.num_players).reads_game
+    searches = make_policy(teacher, settings.table).reads_game
     demos = collect(
         {**env_kwargs, "opponents": seats},
         teacher,
@@ -333,7 +333,7 @@ def improve(model: MaskablePPO, settings: TrainSettings, run_dir: Path | None) -
         saved = Path(scratch) / "network.zip"
         model.save(saved)
         valued = collect_valued(
-            settings.table.spec, settings.num_players, f"greedy:{saved}", plan.games, plan.width,
+            settings.table, f"greedy:{saved}", plan.games, plan.width,
             plan.worlds, plan.rollout, seed=settings.run.seed + 20_000, workers=workers,
         )  # fmt: skip
     policy: Any = model.policy  # a MaskableActorCriticPolicy

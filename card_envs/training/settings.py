@@ -1,6 +1,6 @@
 """What defines a training run, in small groups that each check themselves before any work.
 
-* :class:`TableSettings`: the game, its table size and rules;
+* the table: a :class:`~card_envs.core.table.Table` (the game's spec, its players and rules);
 * the opponents: one policy spec per other seat (or one for all), a tuple of strings;
 * :class:`LearnerSettings`: what the learner's env adds (reward shaping, the mask in the
   observation, scaled inputs);
@@ -24,7 +24,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
-from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +31,9 @@ from card_envs.agents.policy_spec import spec_kind
 from card_envs.agents.pretrained import is_pretrained_spec, load_pretrained
 from card_envs.agents.specs import check_spec, check_trained_run
 from card_envs.core.fields import flat_names, option
-from card_envs.core.game import CardGame
 from card_envs.core.registry import game_spec
 from card_envs.core.spec import GameSpec
+from card_envs.core.table import Table
 from card_envs.training.league import LEAGUE, LeagueSettings, league_pool
 
 #: PPO settings of every run unless the settings override them
@@ -92,27 +91,6 @@ def check_number(name: str, value: Any, low: float, high: float, *, open_low: bo
     if bad or not (value > low if open_low else value >= low) or value > high:
         bound = f"in ({low}, {high}]" if open_low else f"in [{low}, {high}]"
         raise ValueError(f"{name} must be a number {bound}, got {value!r}")
-
-
-@dataclass(frozen=True)
-class TableSettings:
-    """The game, its number of players and its variant rules."""
-
-    game: str = "uno"
-    num_players: int = 4
-    rules: Mapping[str, Any] = field(default_factory=dict)
-
-    @cached_property
-    def spec(self) -> GameSpec:
-        """The game's spec: the run's one registry look-up, handed down to every layer."""
-        return game_spec(self.game)
-
-    def engine(self) -> CardGame:
-        """An engine of this table (it checks the player count and every rule keyword)."""
-        return self.spec.engine_class().from_rules(self.num_players, **self.rules)
-
-    def check(self) -> None:
-        self.engine()
 
 
 @dataclass(frozen=True)
@@ -257,7 +235,7 @@ class ImitationSettings:
             float(pick(self.learning_rate, "imitation_lr")),
         )
 
-    def check(self, table: TableSettings) -> None:
+    def check(self, table: Table) -> None:
         used = self.resolved(table.spec)
         check_count("imitation_steps", used.steps)
         check_count("imitation_epochs", used.epochs)
@@ -271,7 +249,7 @@ class ImitationSettings:
         if missing:
             raise ValueError(f"imitation records: no such file or folder: {', '.join(missing)}")
         if used.teacher and not self.records:
-            check_spec(used.teacher, table.spec, table.num_players, what="teacher")
+            check_spec(used.teacher, table, what="teacher")
         if used.rounds > 1 and not (used.teacher and spec_kind(used.teacher) == "search"):
             raise ValueError(
                 f"imitation_rounds {used.rounds} needs a search teacher (search:...), got {used.teacher!r}"
@@ -294,21 +272,21 @@ class ImprovementSettings:
     epochs: int = option(30, "passes over the valued decisions", low=1)
     learning_rate: float = option(3e-4, "Adam's step size while fitting", positive=True, name="improve_lr")
 
-    def check(self, table: TableSettings) -> None:
+    def check(self, table: Table) -> None:
         check_count("improve_games", self.games, 0)
         check_count("improve_width", self.width, 2)
         check_count("improve_worlds", self.worlds, 2)
         check_number("improve_beta", self.beta, 0.0, 1000.0)
         check_count("improve_epochs", self.epochs)
         check_number("improve_lr", self.learning_rate, 0.0, 1.0, open_low=True)
-        check_spec(self.rollout, table.spec, table.num_players, what="improve_rollout")
+        check_spec(self.rollout, table, what="improve_rollout")
         if spec_kind(self.rollout) == "search":
             raise ValueError(
                 f"improve_rollout {self.rollout!r}: play-outs run on the batched engine, which a search"
                 " player cannot decide from; use a scripted player or a network"
             )
         if self.games and table.spec.batched is None:
-            raise ValueError(f"improve_games plays out on a batched engine; {table.game!r} has none")
+            raise ValueError(f"improve_games plays out on a batched engine; {table.name!r} has none")
 
 
 @dataclass(frozen=True)
@@ -353,7 +331,7 @@ class RunSettings:
         shown="none",
     )
 
-    def check(self, table: TableSettings) -> None:
+    def check(self, table: Table) -> None:
         for name in ("envs", "eval_every", "eval_games", "checkpoint_every", "snapshot_every"):
             check_count(name, getattr(self, name))
         check_count("timesteps", self.timesteps, 0)  # 0: the imitation alone (TrainSettings.check)
@@ -362,9 +340,9 @@ class RunSettings:
         if self.max_minutes is not None:
             check_number("max_minutes", self.max_minutes, 0.0, 10**7, open_low=True)
         if self.vectorized and table.spec.batched is None:
-            raise ValueError(f"vectorized training needs a batched engine; {table.game!r} has none")
+            raise ValueError(f"vectorized training needs a batched engine; {table.name!r} has none")
         if is_pretrained_spec(self.init_from):
-            check_spec(self.init_from, table.game, table.num_players, what="init_from")
+            check_spec(self.init_from, table, what="init_from")
         elif self.init_from:
             check_trained_run(self.init_from, table.engine(), what="init_from")
 
@@ -417,7 +395,7 @@ def seats_of(opponents: tuple[str, ...] | list[str], num_players: int) -> list[s
     return list(opponents) * (num_players - 1) if len(opponents) == 1 else list(opponents)
 
 
-def check_opponents(opponents: tuple[str, ...] | list[str], table: TableSettings) -> None:
+def check_opponents(opponents: tuple[str, ...] | list[str], table: Table) -> None:
     """One spec, or one per other seat, each one that could be built ("league" only alone)."""
     n_other = table.num_players - 1
     if LEAGUE in opponents and len(opponents) != 1:
@@ -428,14 +406,21 @@ def check_opponents(opponents: tuple[str, ...] | list[str], table: TableSettings
         raise ValueError(f"opponents needs 1 spec or {n_other} (one per other seat), got {list(opponents)}")
     for spec in opponents:
         if spec != "self":
-            check_spec(spec, table.spec, table.num_players, what="opponent")
+            check_spec(spec, table, what="opponent")
+
+
+def table_of(
+    game: str = "uno", num_players: int | None = None, rules: Mapping[str, Any] | None = None
+) -> Table:
+    """The run's table from its flat settings (``game``, ``num_players``, ``rules``)."""
+    return Table.of(game, num_players, **dict(rules or {}))
 
 
 @dataclass(frozen=True)
 class TrainSettings:
     """Everything that defines an sb3 MaskablePPO run (saved as settings.json in the run directory)."""
 
-    table: TableSettings = field(default_factory=TableSettings)
+    table: Table = field(default_factory=table_of)
     #: one spec for every other seat, or one per seat: "rule", "rule:KNOB=V", "random",
     #: "model:PATH", "self" (a pool of the learner's own snapshots)
     opponents: tuple[str, ...] = ("rule",)
@@ -459,7 +444,7 @@ class TrainSettings:
         merged over the recipe's."""
         recipe = options.pop("recipe", None) or ""
         if recipe:
-            spec = game_spec(options.get("game", TableSettings.game))
+            spec = game_spec(options.get("game", "uno"))
             from_recipe = recipe_options(spec, recipe)
             if options.get("init_from"):  # a continued run imitates only a teacher named for it
                 imitation = [k for k in from_recipe if k == "teacher" or k.startswith("imitation")]
@@ -469,7 +454,7 @@ class TrainSettings:
             ppo = {**from_recipe.pop("ppo", {}), **options.get("ppo", {})}
             options = {**from_recipe, **{k: v for k, v in options.items() if v is not None}, "ppo": ppo}
         groups: dict[str, dict[str, Any]] = {name: {} for name in ("table", *SETTING_GROUPS)}
-        names = {name: ("table", name) for name in flat_names(TableSettings)}
+        names = {name: ("table", name) for name in ("game", "num_players", "rules")}
         for group, (prefix, group_class) in SETTING_GROUPS.items():
             names.update({flat: (group, name) for flat, name in flat_names(group_class, prefix).items()})
         rest: dict[str, Any] = {}
@@ -482,7 +467,7 @@ class TrainSettings:
             else:
                 raise ValueError(f"unknown training setting {name!r}")
         return cls(
-            table=TableSettings(**groups["table"]),
+            table=table_of(**groups["table"]),
             opponents=tuple(rest.get("opponents", ("rule",))),
             learner=LearnerSettings(**groups["learner"]),
             ppo=PPOSettings.from_mapping(rest.get("ppo", {})),
@@ -497,9 +482,8 @@ class TrainSettings:
 
     def check(self) -> None:
         """Raise ValueError with one sentence for the first nonsense setting, before any work."""
-        self.table.check()
         check_opponents(self.opponents, self.table)
-        self.league.check(self.table.spec, self.num_players)
+        self.league.check(self.table)
         if self.trains_in_league() and not self.run.vectorized:
             raise ValueError(
                 "opponents 'league' draws each game's opponents on the batched engine: it needs"
@@ -550,7 +534,7 @@ class TrainSettings:
 
     @property
     def game(self) -> str:
-        return self.table.game
+        return self.table.name
 
     @property
     def num_players(self) -> int:
@@ -591,12 +575,10 @@ class TrainSettings:
         """The learner's env: its table, rules and features (the opponents go beside them)."""
         learner = self.learner_env()
         return {
-            "game": self.table.spec,
-            "num_players": self.num_players,
+            "game": self.table,
             "reward_shaping": learner.reward_shaping,
             "shaping_discount": self.ppo_settings()["gamma"],
             "mask_in_observation": learner.mask_in_observation,
-            **self.table.rules,
         }
 
     def as_json(self) -> dict[str, Any]:

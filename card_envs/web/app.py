@@ -38,8 +38,9 @@ from starlette.staticfiles import StaticFiles
 
 from card_envs.agents.policy_spec import PolicySpec
 from card_envs.agents.specs import make_policy, spec_label
-from card_envs.core.game import CardGame, IllegalActionError
+from card_envs.core.game import IllegalActionError
 from card_envs.core.policy import Policy
+from card_envs.core.table import Table
 from card_envs.records.people import HUMAN
 from card_envs.records.record import GameRecorder, RecordError
 from card_envs.web.catalog import (
@@ -179,28 +180,30 @@ class WebApp:
         self._models_lock = threading.Lock()  # games are dealt in several threads at once
         one_torch_thread()
 
-    def policy(self, spec: str, game: str, players: int) -> Policy:
+    def policy(self, spec: str, table: Table) -> Policy:
         """The policy of a checked spec; a trained model is loaded once and kept."""
         if PolicySpec.parse(spec).path is None:
-            return make_policy(spec, game, players)
-        key = (spec, game, players)
+            return make_policy(spec, table)
+        key = (spec, table.name, table.num_players)  # a model plays whatever the rules
         with self._models_lock:
             if key not in self._models:
-                self._models[key] = make_policy(spec, game, players)
+                self._models[key] = make_policy(spec, table)
                 while len(self._models) > MODEL_CACHE:
                     self._models.popitem(last=False)
             self._models.move_to_end(key)
             return self._models[key]
 
     def deal(
-        self, game: CardGame, people: tuple[int, ...], specs: list[str], stand_in: str, seed: int
+        self, table: Table, people: tuple[int, ...], specs: list[str], stand_in: str, seed: int
     ) -> tuple[str, Session, Frames]:
-        """A new game's policies (``specs`` for the agents' seats in order, ``stand_in`` for
-        each person's), its session and the creator's first frames (a thread-pool job)."""
-        n = game.num_players
+        """A new game at ``table``: its policies (``specs`` for the agents' seats in order,
+        ``stand_in`` for each person's), its session and the creator's first frames (a
+        thread-pool job)."""
+        game = table.engine()
+        n = table.num_players
         agents = iter(specs)
         seat_specs = [stand_in if s in people else next(agents) for s in range(n)]
-        policies = [self.policy(spec, game.name, n) for spec in seat_specs]
+        policies = [self.policy(spec, table) for spec in seat_specs]
         names = ["person" if s in people else spec_label(seat_specs[s]) for s in range(n)]
         if self.config.record_dir is not None:
             game.recorder = GameRecorder(self.config.record_dir)
@@ -226,9 +229,9 @@ class WebApp:
         unknown = sorted(set(data) - set(known))
         if unknown:
             raise BadRequestError(f"unknown field(s) {unknown}; known: {', '.join(known)}")
-        game = new_table(data.get("game"), data.get("players"), data.get("rules"))
-        people = check_people(data.get("seat", 0), game.num_players)
-        agents = game.num_players - len(people)
+        table = new_table(data.get("game"), data.get("players"), data.get("rules"))
+        people = check_people(data.get("seat", 0), table.num_players)
+        agents = table.num_players - len(people)
         specs = data.get("opponents", "rule")
         if isinstance(specs, str):
             specs = [specs] * agents
@@ -236,14 +239,14 @@ class WebApp:
             raise BadRequestError(
                 f"opponents must be one spec or a list of {agents} (one per agent's seat), got {specs!r}"
             )
-        specs = [check_opponent(spec, game, self.runs) for spec in specs]
-        stand_in = check_opponent(data.get("stand_in", "rule"), game, self.runs)
+        specs = [check_opponent(spec, table, self.runs) for spec in specs]
+        stand_in = check_opponent(data.get("stand_in", "rule"), table, self.runs)
         seed = data.get("seed")
         if seed is None:
             seed = secrets.randbelow(2**31)
         if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**63:
             raise BadRequestError(f"seed must be an int 0..2**63-1 (or null for a fresh deal), got {seed!r}")
-        key, session, frames = await run_in_threadpool(self.deal, game, people, specs, stand_in, seed)
+        key, session, frames = await run_in_threadpool(self.deal, table, people, specs, stand_in, seed)
         created = {
             "id": key,
             "secret": session.secret,

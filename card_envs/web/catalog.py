@@ -18,8 +18,8 @@ from card_envs.agents.policy_spec import PolicySpec, rule_spec
 from card_envs.agents.registry import heuristic_class, rule_agent_spec
 from card_envs.agents.runs import MODEL_FILE
 from card_envs.agents.specs import check_spec, rule_agent_class
-from card_envs.core.game import CardGame
 from card_envs.core.registry import game_class, game_spec, game_specs
+from card_envs.core.table import Table
 from card_envs.web.folders import Folders, OutsideFoldersError
 
 #: spec kinds whose argument is a path on this machine
@@ -148,8 +148,8 @@ def catalog(runs: Folders) -> dict[str, Any]:
     return {"games": games}
 
 
-def new_table(name: Any, players: Any, rules: Any) -> CardGame:
-    """The engine a request asks for, or :class:`BadRequestError` naming the bad field."""
+def new_table(name: Any, players: Any, rules: Any) -> Table:
+    """The table a request asks for, or :class:`BadRequestError` naming the bad field."""
     known = list(game_specs())
     if not isinstance(name, str) or name not in known:
         raise BadRequestError(f"unknown game {name!r}; the games are {', '.join(known)}")
@@ -163,12 +163,12 @@ def new_table(name: Any, players: Any, rules: Any) -> CardGame:
     if not isinstance(rules, dict):
         raise BadRequestError(f"rules must be an object of rule keywords, got {rules!r}")
     try:
-        return cls.from_rules(players, **rules)
+        return Table.of(name, players, **rules)
     except (ValueError, TypeError) as error:
         raise BadRequestError(str(error)) from None
 
 
-def check_opponent(spec: Any, game: CardGame, runs: Folders) -> str:
+def check_opponent(spec: Any, table: Table, runs: Folders) -> str:
     """``spec`` if it names a policy this server may build at this table, else
     :class:`BadRequestError` (:class:`OutsideFoldersError` for a path outside the run folders)."""
     if not isinstance(spec, str) or not spec:
@@ -179,7 +179,7 @@ def check_opponent(spec: Any, game: CardGame, runs: Folders) -> str:
     if parsed.path is not None:
         spec = f"{parsed.kind}:{runs.resolve(parsed.path)}"
     try:
-        check_spec(spec, game.name, game.num_players, what="opponent")
+        check_spec(spec, table, what="opponent")
     except ValueError as error:
         if isinstance(error, OutsideFoldersError):
             raise

@@ -33,11 +33,11 @@ from card_envs.agents.policy_spec import rule_spec
 from card_envs.agents.pretrained import load_pretrained
 from card_envs.agents.registry import heuristic_class, rule_agent_spec
 from card_envs.agents.runs import NETWORK_STEM, SETTINGS_FILE
+from card_envs.core.table import Table
 from card_envs.evaluation.tournament import tournament
 from card_envs.training.az.network import PolicyValueNet, write_network
 from card_envs.training.az.selfplay import Samples, collect
 from card_envs.training.az.settings import AZSettings
-from card_envs.training.settings import TableSettings
 
 CHECKPOINT = "checkpoint.pt"
 PROGRESS = "progress.csv"
@@ -80,7 +80,7 @@ def fit(
     return FitLosses(float(np.mean(policy_losses)), float(np.mean(value_losses)))
 
 
-def gauntlet_lineups(table: TableSettings) -> dict[str, str]:
+def gauntlet_lineups(table: Table) -> dict[str, str]:
     """The line-ups the network alone is judged against: heuristic (where the game has one)
     and lapse-free rule-based players, in every other seat."""
     lineups = {"rule_sound": rule_spec(dict(rule_agent_spec(table.spec).sound_knobs))}
@@ -92,13 +92,13 @@ def gauntlet_lineups(table: TableSettings) -> dict[str, str]:
     return lineups
 
 
-def judge(out: Path, table: TableSettings, settings: AZSettings) -> dict[str, float]:
+def judge(out: Path, table: Table, settings: AZSettings) -> dict[str, float]:
     """The network alone (greedy) against each line-up: mean rank reward and its 95% interval."""
     figures: dict[str, float] = {}
     for name, spec in gauntlet_lineups(table).items():
         lineup = [f"greedy:{out}"] + [spec] * (table.num_players - 1)
         result = tournament(
-            table.spec, lineup, settings.eval_games, dict(table.rules), seed=settings.seed + 17,
+            table, lineup, settings.eval_games, seed=settings.seed + 17,
             workers=settings.workers,
         )  # fmt: skip
         reward = result.agents[0].mean_reward
@@ -107,7 +107,7 @@ def judge(out: Path, table: TableSettings, settings: AZSettings) -> dict[str, fl
     return figures
 
 
-def initial_network(table: TableSettings, settings: AZSettings) -> PolicyValueNet:
+def initial_network(table: Table, settings: AZSettings) -> PolicyValueNet:
     if settings.init_from == "none":
         return PolicyValueNet.fresh(table.engine(), list(settings.hidden))
     return PolicyValueNet.from_pretrained(
@@ -116,7 +116,7 @@ def initial_network(table: TableSettings, settings: AZSettings) -> PolicyValueNe
 
 
 def train_az(
-    table: TableSettings,
+    table: Table,
     settings: AZSettings,
     out: Path,
     resume: bool = False,
@@ -157,7 +157,7 @@ def train_az(
         began = time.perf_counter()
         base = settings.seed * SEED_STRIDE + iteration * settings.games
         samples = collect(
-            table.spec.name, table.num_players, dict(table.rules), out, settings.search_knobs(),
+            table, out, settings.search_knobs(),
             settings.lineup(table.num_players), list(range(base, base + settings.games)), settings.workers,
         )  # fmt: skip
         samples.save(out / SAMPLES / f"iteration-{iteration + 1:04d}.npz")

@@ -23,7 +23,7 @@ from card_envs.core.play import play_game
 from card_envs.core.policy import Policy
 from card_envs.core.processes import worker_pool
 from card_envs.core.ranking import rank_rewards
-from card_envs.core.registry import game_spec
+from card_envs.core.table import Table
 
 
 @dataclass
@@ -55,9 +55,9 @@ class Samples:
             return cls(*(data[f.name] for f in fields(cls)))
 
 
-def searched_seats(num_players: int, lineup: Sequence[str] | None, game: int) -> list[int]:
-    """Every seat in self-play, else the one seat that game ``game`` gives the searcher (rotated)."""
-    return list(range(num_players)) if lineup is None else [game % num_players]
+def searched_seats(num_players: int, lineup: Sequence[str] | None, number: int) -> list[int]:
+    """Every seat in self-play, else the one seat that game ``number`` gives the searcher (rotated)."""
+    return list(range(num_players)) if lineup is None else [number % num_players]
 
 
 def searched_decision(
@@ -77,9 +77,7 @@ def searched_decision(
 
 
 def play_games(
-    game_name: str,
-    num_players: int,
-    rules: dict[str, Any],
+    table: Table,
     run_dir: str,
     knobs: dict[str, Any],
     lineup: Sequence[str] | None,
@@ -87,11 +85,10 @@ def play_games(
 ) -> Samples:
     """The games ``seeds`` of the network of ``run_dir`` searching with ``knobs`` (a ``search``
     spec's knobs) in its seats, ``lineup`` (one spec per other seat) in the others."""
-    spec = game_spec(game_name)
-    cls = spec.engine_class()
+    num_players = table.num_players
     settings = SearchSettings.from_knobs({**knobs, "net": run_dir})
-    searcher = SearchPlayer(spec, num_players, settings, make_policy=make_policy)
-    others = [make_policy(s, spec, num_players) for s in lineup] if lineup is not None else []
+    searcher = SearchPlayer(table, settings=settings, make_policy=make_policy)
+    others = [make_policy(s, table) for s in lineup] if lineup is not None else []
     columns: dict[str, list[Any]] = {f.name: [] for f in fields(Samples)}
     for seed in seeds:
         seats = searched_seats(num_players, lineup, seed)
@@ -99,7 +96,7 @@ def play_games(
         for seat in range(num_players):
             players.append(searcher if seat in seats else others[(seat - seats[0] - 1) % num_players])
         rows: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []
-        game = cls.from_rules(num_players, **rules)
+        game = table.engine()
         record = functools.partial(searched_decision, searcher, seats, rows)
         outcome = play_game(game, players, np.random.default_rng([seed, 3]), deal=seed, on_decision=record)
         rewards = rank_rewards(outcome.ranks)
@@ -109,21 +106,19 @@ def play_games(
             columns["policies"].append(policy)
             columns["values"].append(rewards[seat])
             columns["games"].append(seed)
-    table = cls.from_rules(num_players, **rules)
+    engine = table.engine()
     n = len(columns["games"])
     return Samples(
-        np.asarray(columns["observations"], np.float32).reshape(n, table.observation_size),
-        np.asarray(columns["masks"], np.int8).reshape(n, table.num_actions),
-        np.asarray(columns["policies"], np.float32).reshape(n, table.num_actions),
+        np.asarray(columns["observations"], np.float32).reshape(n, engine.observation_size),
+        np.asarray(columns["masks"], np.int8).reshape(n, engine.num_actions),
+        np.asarray(columns["policies"], np.float32).reshape(n, engine.num_actions),
         np.asarray(columns["values"], np.float32),
         np.asarray(columns["games"], np.int64),
     )
 
 
 def collect(
-    game_name: str,
-    num_players: int,
-    rules: dict[str, Any],
+    table: Table,
     run_dir: Path,
     knobs: dict[str, Any],
     lineup: Sequence[str] | None,
@@ -131,7 +126,7 @@ def collect(
     workers: int,
 ) -> Samples:
     """:func:`play_games` over ``seeds``, shared by ``workers`` processes (in this one for 1)."""
-    args = (game_name, num_players, rules, str(run_dir), knobs, lineup)
+    args = (table, str(run_dir), knobs, lineup)
     parts = [p.tolist() for p in np.array_split(np.asarray(seeds), min(workers, len(seeds))) if p.size]
     if workers == 1:
         return play_games(*args, parts[0])

@@ -15,7 +15,7 @@ from card_envs.agents.search.settings import SearchSettings
 from card_envs.agents.specs import check_spec
 from card_envs.core.checks import check_float, check_int
 from card_envs.core.fields import option
-from card_envs.training.settings import TableSettings
+from card_envs.core.table import Table
 
 #: ``opponents`` that means every seat is the searching network (self-play)
 SELF = "self"
@@ -101,9 +101,8 @@ class AZSettings:
         specs = self.opponents.split(",")
         return specs * (num_players - 1) if len(specs) == 1 else specs
 
-    def check(self, table: TableSettings) -> None:
+    def check(self, table: Table) -> None:
         """Every field, against the table, before any work."""
-        table.check()
         for name in ("iterations", "games", "epochs", "batch_size", "window", "workers"):
             check_int(name, getattr(self, name), 1, 10**9)
         check_int("eval_games", self.eval_games, 0, 10**9)
@@ -117,7 +116,7 @@ class AZSettings:
         if self.init_from not in (PRETRAINED, "none"):
             raise ValueError(f"init_from must be pretrained or none, got {self.init_from!r}")
         if self.init_from == PRETRAINED:
-            check_spec(PRETRAINED, table.spec, table.num_players, what="init_from")
+            check_spec(PRETRAINED, table, what="init_from")
         if self.rollout not in ("rule", "heuristic", "random"):
             raise ValueError(f"rollout must be rule, heuristic or random, got {self.rollout!r}")
         SearchSettings.from_knobs({**self.search_knobs(), "net": "checked"})  # sims, width, horizon, value
@@ -129,7 +128,7 @@ class AZSettings:
                     f" got {len(lineup)}"
                 )
             for spec in lineup:
-                check_spec(spec, table.spec, table.num_players, what="opponent")
+                check_spec(spec, table, what="opponent")
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)

@@ -25,7 +25,7 @@ game of a batch. The table goes to standard output, everything to ``--out`` as J
 from __future__ import annotations
 
 import argparse
-import importlib
+import importlib.util
 import json
 import statistics
 import sys
@@ -218,6 +218,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-training", action="store_true", help="skip the training runs")
     parser.add_argument("--out", type=Path, default=ROOT / "runs" / "bench-throughput")
     args = parser.parse_args(argv)
+    if "uno" in (args.game or GAMES) and importlib.util.find_spec("rlcard") is None:
+        parser.error("UNO is measured beside RLCard's, which is not installed: pip install -e '.[bench]'")
     args.out.mkdir(parents=True, exist_ok=True)
     results: dict[str, Any] = {"command": f"python bench/throughput.py {' '.join(sys.argv[1:])}".strip()}
     rows = []

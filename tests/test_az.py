@@ -16,6 +16,7 @@ from card_envs.agents.search.gumbel import GumbelHalving, completed_values, impr
 from card_envs.agents.search.rollouts import BatchedRollouts
 from card_envs.agents.specs import make_policy
 from card_envs.core.play import play_game
+from card_envs.core.ranking import rank_rewards
 from card_envs.core.registry import game_spec
 from card_envs.core.table import Table
 
@@ -23,7 +24,7 @@ torch = pytest.importorskip("torch")
 
 from card_envs.training.az.network import PolicyValueNet, write_network  # noqa: E402
 from card_envs.training.az.run import train_az  # noqa: E402
-from card_envs.training.az.selfplay import Samples, play_games  # noqa: E402
+from card_envs.training.az.selfplay import Samples, play_games, value_positions  # noqa: E402
 from card_envs.training.az.settings import AZSettings  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -212,6 +213,31 @@ def test_a_run_in_miniature_writes_its_files_and_a_resumed_run_ends_where_a_stra
     game = game_spec("uno").engine_class()(4)
     play_game(game, [greedy] * 4, np.random.default_rng(0), deal=1)
     assert game.is_over
+
+
+def test_the_value_positions_are_every_seats_view_with_that_seats_result(uno_net_dir: Path) -> None:
+    samples = value_positions(Table.of("uno", 4), str(uno_net_dir), [5])
+    assert len(samples) > 0 and len(samples) % 4 == 0  # every seat's view at each decision
+    assert not samples.policies.any()  # a fit to them moves the value head alone
+    assert np.allclose(np.unique(samples.values), sorted(rank_rewards([1, 2, 3, 4])))
+    assert set(samples.games.tolist()) == {5}
+
+
+def test_the_value_warm_up_fits_the_value_head_alone_before_the_first_search(tmp_path: Path) -> None:
+    table = Table.of("uno", 4)
+    warm = {**SMALL.to_json(), "value_warmup": 2, "eval_games": 0}
+    train_az(table, AZSettings(**{**warm, "iterations": 0}), tmp_path / "warm", progress=lambda line: None)
+    start = PolicyValueNet.from_pretrained(load_pretrained("uno", 4), [32])
+    with np.load(tmp_path / "warm" / "network.npz") as warmed:
+        for key, array in start.arrays().items():
+            if key.startswith("value"):
+                assert not np.array_equal(warmed[key], array), key  # it learnt
+            else:
+                assert np.array_equal(warmed[key], array), key  # the policy did not move
+    assert (tmp_path / "warm" / "samples" / "warmup.npz").is_file()
+    train_az(table, AZSettings(**{**warm, "iterations": 1}), tmp_path / "on", progress=lambda line: None)
+    rows = (tmp_path / "on" / "progress.csv").read_text().splitlines()
+    assert "warmup_value_loss" in rows[0] and "policy_loss" in rows[0] and len(rows) == 3
 
 
 @pytest.mark.parametrize(

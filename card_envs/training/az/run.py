@@ -22,7 +22,7 @@ import csv
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -36,12 +36,14 @@ from card_envs.agents.runs import NETWORK_STEM, SETTINGS_FILE
 from card_envs.core.table import Table
 from card_envs.evaluation.tournament import tournament
 from card_envs.training.az.network import PolicyValueNet, write_network
-from card_envs.training.az.selfplay import Samples, collect
+from card_envs.training.az.selfplay import Samples, collect, shared, value_positions
 from card_envs.training.az.settings import AZSettings
 
 CHECKPOINT = "checkpoint.pt"
 PROGRESS = "progress.csv"
 SAMPLES = "samples"
+#: the value warm-up's positions, in SAMPLES (not an iteration's: the window never reads them)
+WARMUP = "warmup.npz"
 #: games of an iteration are numbered from seed * SEED_STRIDE + iteration * games
 SEED_STRIDE = 10**9
 
@@ -150,8 +152,14 @@ def train_az(
     stem = out / NETWORK_STEM
     card = {"training": {"command": "train.py --algo az", "az": settings.to_json()}}
     write_network(net, stem, engine, card)
+    start_row: dict[str, Any] = {"iteration": 0, "minutes": 0.0}
+    if not resume and settings.value_warmup:
+        start_row.update(warm_up_value(net, optimizer, table, settings, out, generator))
+        write_network(net, stem, engine, card)
     if not resume and settings.eval_games:
-        log_row(out, {"iteration": 0, "minutes": 0.0, **judge(out, table, settings)}, progress)
+        start_row.update(judge(out, table, settings))
+    if not resume and len(start_row) > 2:
+        log_row(out, start_row, progress)
     start = time.perf_counter() - elapsed
     for iteration in range(first, settings.iterations):
         began = time.perf_counter()
@@ -194,6 +202,24 @@ def train_az(
     return net
 
 
+def warm_up_value(
+    net: PolicyValueNet,
+    optimizer: torch.optim.Optimizer,
+    table: Table,
+    settings: AZSettings,
+    out: Path,
+    generator: torch.Generator,
+) -> dict[str, float]:
+    """Fit the value head alone to ``settings.value_warmup`` games of the starting network
+    (:func:`value_positions`), so that the first searches' leaves are valued by what it learnt
+    rather than by new weights; its positions are kept in ``samples/warmup.npz``."""
+    seeds = np.random.default_rng([settings.seed, 4]).integers(2**62, size=settings.value_warmup)
+    samples = shared(value_positions, (table, str(out)), seeds.tolist(), settings.workers)
+    samples.save(out / SAMPLES / WARMUP)
+    losses = fit(net, optimizer, samples, replace(settings, epochs=settings.warmup_epochs), generator)
+    return {"warmup_positions": len(samples), "warmup_value_loss": losses.value}
+
+
 def window(out: Path, iterations: int) -> Samples:
     """The samples of the newest ``iterations`` iterations."""
     files = sorted((out / SAMPLES).glob("iteration-*.npz"))[-iterations:]
@@ -201,11 +227,11 @@ def window(out: Path, iterations: int) -> Samples:
 
 
 def log_row(out: Path, row: dict[str, Any], progress: Callable[[str], None]) -> None:
-    """A row of progress.csv (its header from the first row with the most columns) and a line."""
+    """A row of progress.csv (its header: every column of any row, in order of first use) and a line."""
     path = out / PROGRESS
     rows = list(csv.DictReader(path.open())) if path.is_file() else []
     rows.append({k: (f"{v:.4f}" if isinstance(v, float) else v) for k, v in row.items()})
-    header = list(max(rows, key=lambda r: len(list(r))))
+    header = list(dict.fromkeys(name for r in rows for name in r))  # every row's columns, in order
     with path.open("w", newline="") as handle:
         writer = csv.DictWriter(handle, header, restval="")
         writer.writeheader()

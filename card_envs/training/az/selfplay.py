@@ -9,7 +9,7 @@ opponents), so the samples are the same however the games are spread over worker
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
@@ -117,6 +117,56 @@ def play_games(
     )
 
 
+def value_positions(table: Table, run_dir: str, seeds: Sequence[int]) -> Samples:
+    """The games ``seeds`` of the network of ``run_dir`` alone (greedy) in every seat, and at
+    each decision every seat's observation with that seat's rank reward at the end: the value
+    head's warm-up (the search values leaves from every seat's view, not only the decider's).
+    The policies are zeros, so a fit to them moves the value head alone."""
+    player = make_policy(f"greedy:{run_dir}", table)
+    n = table.num_players
+    observations: list[np.ndarray] = []
+    seats: list[int] = []
+    games: list[int] = []
+    values: list[float] = []
+    for seed in seeds:
+        first = len(seats)
+
+        def every_view(game: Any, seed: int = seed) -> None:
+            observations.extend(game.observe(s) for s in range(n))
+            seats.extend(range(n))
+            games.extend([seed] * n)
+
+        outcome = play_game(
+            table.engine(),
+            [player] * n,
+            np.random.default_rng([seed, 3]),
+            deal=seed,
+            before_decision=every_view,
+        )
+        rewards = rank_rewards(outcome.ranks)
+        values += [float(rewards[s]) for s in seats[first:]]
+    engine = table.engine()
+    size = len(seats)
+    return Samples(
+        np.asarray(observations, np.float32).reshape(size, engine.observation_size),
+        np.ones((size, engine.num_actions), np.int8),
+        np.zeros((size, engine.num_actions), np.float32),
+        np.asarray(values, np.float32),
+        np.asarray(games, np.int64),
+    )
+
+
+def shared(job: Callable[..., Samples], args: tuple[Any, ...], seeds: Sequence[int], workers: int) -> Samples:
+    """``job(*args, part)`` over parts of ``seeds``, shared by ``workers`` processes (in this
+    one for 1), the samples concatenated in the order of ``seeds``."""
+    parts = [p.tolist() for p in np.array_split(np.asarray(seeds), min(workers, len(seeds))) if p.size]
+    if workers == 1:
+        return Samples.concatenate([job(*args, part) for part in parts])
+    with worker_pool(len(parts)) as pool:
+        jobs = [pool.submit(job, *args, part) for part in parts]
+        return Samples.concatenate([j.result() for j in jobs])
+
+
 def collect(
     table: Table,
     run_dir: Path,
@@ -126,10 +176,4 @@ def collect(
     workers: int,
 ) -> Samples:
     """:func:`play_games` over ``seeds``, shared by ``workers`` processes (in this one for 1)."""
-    args = (table, str(run_dir), knobs, lineup)
-    parts = [p.tolist() for p in np.array_split(np.asarray(seeds), min(workers, len(seeds))) if p.size]
-    if workers == 1:
-        return play_games(*args, parts[0])
-    with worker_pool(len(parts)) as pool:
-        jobs = [pool.submit(play_games, *args, part) for part in parts]
-        return Samples.concatenate([job.result() for job in jobs])
+    return shared(play_games, (table, str(run_dir), knobs, lineup), seeds, workers)

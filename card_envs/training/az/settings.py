@@ -68,6 +68,13 @@ class AZSettings:
         default_factory=lambda: [256, 256],
         metadata={"help": "hidden layer widths of the value head (and the policy's with --init-from none)"},
     )
+    value_warmup: int = option(
+        0,
+        "games of the starting network alone (greedy, every seat) whose positions, seen from"
+        " every seat, fit the value head only, before the first search (0: none; a new value head"
+        " otherwise values the first searches' leaves at random)",
+    )
+    warmup_epochs: int = option(10, "passes over the warm-up's positions")
     learning_rate: float = option(3e-4, "Adam's step size")
     epochs: int = option(2, "passes over the window of samples per iteration")
     batch_size: int = option(256, "samples per gradient step")
@@ -103,9 +110,10 @@ class AZSettings:
 
     def check(self, table: Table) -> None:
         """Every field, against the table, before any work."""
-        for name in ("iterations", "games", "epochs", "batch_size", "window", "workers"):
+        for name in ("iterations", "games", "epochs", "batch_size", "window", "workers", "warmup_epochs"):
             check_int(name, getattr(self, name), 1, 10**9)
         check_int("eval_games", self.eval_games, 0, 10**9)
+        check_int("value_warmup", self.value_warmup, 0, 10**9)
         check_int("seed", self.seed, 0, 2**63 - 1)
         check_float("learning_rate", self.learning_rate, 1e-9, 1.0)
         check_float("value_weight", self.value_weight, 0.0, 1000.0)

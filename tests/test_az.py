@@ -176,9 +176,9 @@ SMALL = AZSettings(iterations=2, games=2, sims=4, width=2, eval_games=4, workers
 
 def test_samples_do_not_depend_on_how_the_games_are_split(uno_net_dir: Path) -> None:
     knobs = SMALL.search_knobs()
-    whole = play_games(Table.of("uno", 4), str(uno_net_dir), knobs, None, [7, 8])
+    whole = play_games(Table.of("uno", 4), str(uno_net_dir), knobs, None, "decider", [7, 8])
     parts = Samples.concatenate(
-        [play_games(Table.of("uno", 4), str(uno_net_dir), knobs, None, [s]) for s in (7, 8)]
+        [play_games(Table.of("uno", 4), str(uno_net_dir), knobs, None, "decider", [s]) for s in (7, 8)]
     )
     assert len(whole) > 0
     for name in ("observations", "masks", "policies", "values", "games"):
@@ -213,6 +213,17 @@ def test_a_run_in_miniature_writes_its_files_and_a_resumed_run_ends_where_a_stra
     game = game_spec("uno").engine_class()(4)
     play_game(game, [greedy] * 4, np.random.default_rng(0), deal=1)
     assert game.is_over
+
+
+def test_every_view_adds_each_seats_view_with_its_result_and_no_policy_target(uno_net_dir: Path) -> None:
+    table, knobs = Table.of("uno", 4), SMALL.search_knobs()
+    searched = play_games(table, str(uno_net_dir), knobs, None, "decider", [7])
+    every = play_games(table, str(uno_net_dir), knobs, None, "every", [7])
+    views = every.policies.sum(axis=1) == 0
+    assert np.array_equal(every.observations[~views], searched.observations)  # the same game
+    assert np.array_equal(every.policies[~views], searched.policies)
+    assert views.sum() % 4 == 0 and views.sum() >= 4 * len(searched)  # 4 views a decision
+    assert np.allclose(np.unique(every.values[views]), sorted(rank_rewards([1, 2, 3, 4])))
 
 
 def test_the_value_positions_are_every_seats_view_with_that_seats_result(uno_net_dir: Path) -> None:

@@ -72,7 +72,10 @@ def fit(
         policy_losses, value_losses = [], []
         for batch in torch.randperm(len(samples), generator=generator).split(settings.batch_size):
             logits, predicted = net(observations[batch], masks[batch])
-            policy_loss = -(targets[batch] * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
+            # rows with no policy target (value views, the warm-up) count for the value alone
+            aimed = targets[batch].sum(dim=1) > 0
+            cross = -(targets[batch] * torch.log_softmax(logits, dim=1)).sum(dim=1)
+            policy_loss = cross.sum() / aimed.sum().clamp(min=1)
             value_loss = ((predicted - values[batch]) ** 2).mean()
             optimizer.zero_grad()
             (policy_loss + settings.value_weight * value_loss).backward()
@@ -167,6 +170,7 @@ def train_az(
         samples = collect(
             table, out, settings.search_knobs(),
             settings.lineup(table.num_players), list(range(base, base + settings.games)), settings.workers,
+            settings.value_views,
         )  # fmt: skip
         samples.save(out / SAMPLES / f"iteration-{iteration + 1:04d}.npz")
         played = time.perf_counter() - began

@@ -19,6 +19,7 @@ import numpy as np
 from card_envs.agents.search import SearchPlayer
 from card_envs.agents.search.settings import SearchSettings
 from card_envs.agents.specs import make_policy
+from card_envs.core.game import CardGame
 from card_envs.core.play import play_game
 from card_envs.core.policy import Policy
 from card_envs.core.processes import worker_pool
@@ -76,15 +77,26 @@ def searched_decision(
         rows.append((seat, observation.copy(), mask.copy(), searcher.last.policy.astype(np.float32)))
 
 
+def every_seats_view(rows: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]], game: CardGame) -> None:
+    """The play loop's ``before_decision`` for ``views="every"``: every seat's view joins
+    ``rows``, with no policy target (a fit counts it for the value alone)."""
+    every, no_target = np.ones(game.num_actions, np.int8), np.zeros(game.num_actions, np.float32)
+    rows.extend((seat, game.observe(seat), every, no_target) for seat in range(game.num_players))
+
+
 def play_games(
     table: Table,
     run_dir: str,
     knobs: dict[str, Any],
     lineup: Sequence[str] | None,
+    views: str,
     seeds: Sequence[int],
 ) -> Samples:
     """The games ``seeds`` of the network of ``run_dir`` searching with ``knobs`` (a ``search``
-    spec's knobs) in its seats, ``lineup`` (one spec per other seat) in the others."""
+    spec's knobs) in its seats, ``lineup`` (one spec per other seat) in the others. ``views``
+    ``every``: besides the searched decisions, every seat's view at every decision joins with
+    no policy target (the value head then learns the views the leaves are valued from: a seat's
+    own, after its move, when another is to move), as in :func:`value_positions`."""
     num_players = table.num_players
     settings = SearchSettings.from_knobs({**knobs, "net": run_dir})
     searcher = SearchPlayer(table, settings=settings, make_policy=make_policy)
@@ -98,7 +110,15 @@ def play_games(
         rows: list[tuple[int, np.ndarray, np.ndarray, np.ndarray]] = []
         game = table.engine()
         record = functools.partial(searched_decision, searcher, seats, rows)
-        outcome = play_game(game, players, np.random.default_rng([seed, 3]), deal=seed, on_decision=record)
+        every_view = functools.partial(every_seats_view, rows)
+        outcome = play_game(
+            game,
+            players,
+            np.random.default_rng([seed, 3]),
+            deal=seed,
+            on_decision=record,
+            before_decision=every_view if views == "every" else None,
+        )
         rewards = rank_rewards(outcome.ranks)
         for seat, observation, mask, policy in rows:
             columns["observations"].append(observation)
@@ -174,6 +194,7 @@ def collect(
     lineup: Sequence[str] | None,
     seeds: Sequence[int],
     workers: int,
+    views: str = "decider",
 ) -> Samples:
     """:func:`play_games` over ``seeds``, shared by ``workers`` processes (in this one for 1)."""
-    return shared(play_games, (table, str(run_dir), knobs, lineup), seeds, workers)
+    return shared(play_games, (table, str(run_dir), knobs, lineup, views), seeds, workers)

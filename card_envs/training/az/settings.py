@@ -75,6 +75,13 @@ class AZSettings:
         " otherwise values the first searches' leaves at random)",
     )
     warmup_epochs: int = option(10, "passes over the warm-up's positions")
+    value_views: str = option(
+        "decider",
+        "whose views train the value head in the loop: decider (the searched seat's, at its"
+        " decisions) or every (every seat's at every decision: also the views a leaf is valued"
+        " from, a seat's own after its move)",
+        choices=("decider", "every"),
+    )
     learning_rate: float = option(3e-4, "Adam's step size")
     epochs: int = option(2, "passes over the window of samples per iteration")
     batch_size: int = option(256, "samples per gradient step")
@@ -125,6 +132,8 @@ class AZSettings:
             raise ValueError(f"init_from must be pretrained or none, got {self.init_from!r}")
         if self.init_from == PRETRAINED:
             check_spec(PRETRAINED, table, what="init_from")
+        if self.value_views not in ("decider", "every"):
+            raise ValueError(f"value_views must be decider or every, got {self.value_views!r}")
         if self.rollout not in ("rule", "heuristic", "random"):
             raise ValueError(f"rollout must be rule, heuristic or random, got {self.rollout!r}")
         SearchSettings.from_knobs({**self.search_knobs(), "net": "checked"})  # sims, width, horizon, value
